@@ -1,0 +1,26 @@
+# Thin wrapper over scripts/: every target sets up what it needs first (see scripts/setup.sh).
+PY := .venv/bin/python
+HOST ?= 127.0.0.1:8000
+
+.PHONY: help setup serve build test bench notebook clean
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+setup:  ## create .venv and install glassgrad with every extra, Graphviz and Chromium
+	@bash scripts/setup.sh
+
+serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding on change
+	$(PY) -m mkdocs serve --strict --dev-addr $(HOST) --watch src/glassgrad
+
+build: setup  ## build the site into site/ (strict: any warning or failing block fails)
+	$(PY) -m mkdocs build --strict
+
+test: setup  ## run every test: engine, site, notebook, browser
+	@bash scripts/test.sh
+
+bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process)
+	$(PY) scripts/bench.py
+
+clean:  ## remove build outputs (keeps .venv)
+	rm -rf site build dist .pytest_cache .hypothesis

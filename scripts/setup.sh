@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Bootstrap everything `make` targets need on a fresh machine: system packages, .venv, Python packages.
+# Re-running on a set-up machine only checks and returns (seconds).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_debian_package() {  # $1 = command or file that proves it is there, $2 = Debian package
+    local probe=$1 package=$2
+    if command -v "$probe" >/dev/null 2>&1 || [ -x "$probe" ]; then
+        return 0
+    fi
+    if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+        echo "error: '$probe' is missing. Install the Debian package '$package' (sudo apt-get install $package) and run make again." >&2
+        exit 1
+    fi
+    echo "==> installing Debian package $package (for $probe)"
+    if [ ! -f .venv/.apt-updated ] && [ -z "${GLASSGRAD_APT_UPDATED:-}" ]; then
+        apt-get update -qq
+        export GLASSGRAD_APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null
+}
+
+need_debian_package dot graphviz
+if [ "${GLASSGRAD_NO_BROWSER:-}" != 1 ]; then
+    need_debian_package /usr/bin/chromium chromium
+fi
+
+PYTHON=${PYTHON:-}
+if [ -z "$PYTHON" ]; then
+    for candidate in python3.11 python3.12 python3.13 python3.10 python3; do
+        if command -v "$candidate" >/dev/null 2>&1; then PYTHON=$candidate; break; fi
+    done
+fi
+[ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.10 is needed)" >&2; exit 1; }
+
+stamp=.venv/.installed
+inputs="requirements.txt pyproject.toml"
+if [ -f "$stamp" ] && [ -z "$(find $inputs -newer "$stamp" 2>/dev/null)" ]; then
+    exit 0
+fi
+if [ ! -x .venv/bin/python ]; then
+    echo "==> creating .venv with $PYTHON"
+    "$PYTHON" -m venv .venv
+fi
+echo "==> installing Python packages into .venv (torch from the local CPU wheel)"
+.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+.venv/bin/python -m pip install --quiet -r requirements.txt
+touch "$stamp"

@@ -1,0 +1,195 @@
+"""Reverse mode: find a dependency-safe order, then push gradients back along every saved link."""
+
+from __future__ import annotations
+
+from typing import Iterator, Literal, NamedTuple, Sequence, overload
+
+from glassgrad.value import Value
+
+
+class CycleError(ValueError):
+    """Raised when following `parents` from the root comes back to a value still being visited."""
+
+
+class OrderEvent(NamedTuple):
+    """One event of the ordering walk, for replaying it step by step.
+
+    `kind` is ``"enter"`` (start visiting `node`), ``"skip"`` (`node` was already appended,
+    so the walk does not visit it twice) or ``"append"`` (every parent of `node` is already
+    in the order, so `node` joins it). `depth` is how many visits are open around this one.
+    """
+
+    kind: Literal["enter", "skip", "append"]
+    node: Value
+    depth: int
+
+
+class BackwardStep(NamedTuple):
+    """One chain-rule update along one saved link (a frozen record; a teaching log only).
+
+    `upstream` (output.grad) × `local` (link.local_grad) = `contribution`, added to
+    `parent.grad`, which went from `before` to `after`.
+    """
+
+    output: Value
+    parent: Value
+    upstream: float
+    local: float
+    contribution: float
+    before: float
+    after: float
+
+
+class BackwardSteps(Sequence[BackwardStep]):
+    """The log of one backward call: a read-only list of `BackwardStep`s, in processing order.
+
+    Stored flat (seven fields per step in one list) so that recording a large backward
+    allocates no object per step; each `BackwardStep` is built when it is read.
+    Compares equal to a list or tuple of the same steps.
+    """
+
+    __slots__ = ("_flat",)
+
+    def __init__(self, flat: list) -> None:
+        self._flat = flat
+
+    def __len__(self) -> int:
+        return len(self._flat) // 7
+
+    @overload
+    def __getitem__(self, index: int) -> BackwardStep: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[BackwardStep]: ...
+    def __getitem__(self, index: int | slice) -> BackwardStep | list[BackwardStep]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError(f"step {index} out of range for {n} steps")
+        start = (index % n) * 7
+        return BackwardStep._make(self._flat[start : start + 7])
+
+    def __iter__(self) -> Iterator[BackwardStep]:
+        flat = self._flat
+        for start in range(0, len(flat), 7):
+            yield BackwardStep._make(flat[start : start + 7])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (BackwardSteps, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"BackwardSteps({list(self)!r})"
+
+
+def _walk(root: Value, events: list[OrderEvent] | None) -> list[Value]:
+    """Depth-first, parents in stored order, each node appended after all its parents.
+
+    An explicit stack instead of recursion: a million-node chain needs no recursion limit.
+    """
+    if not isinstance(root, Value):
+        raise TypeError(f"expected a Value as the root, got {type(root).__name__} {root!r:.60}")
+    order: list[Value] = []
+    done: dict[Value, bool] = {root: False}  # False: on the current path; True: appended
+    stack = [(root, iter(root.parents))]
+    if events is not None:
+        events.append(OrderEvent("enter", root, 0))
+    while stack:
+        node, links = stack[-1]
+        for link in links:
+            parent = link.value
+            state = done.get(parent)
+            if state is None:
+                done[parent] = False
+                stack.append((parent, iter(parent.parents)))
+                if events is not None:
+                    events.append(OrderEvent("enter", parent, len(stack) - 1))
+                break
+            if state is False:
+                raise CycleError(
+                    f"the graph has a cycle: {_name(parent)} is one of its own ancestors "
+                    f"(reached again from {_name(node)}); backward needs an acyclic graph"
+                )
+            if events is not None:
+                events.append(OrderEvent("skip", parent, len(stack)))
+        else:
+            stack.pop()
+            done[node] = True
+            order.append(node)
+            if events is not None:
+                events.append(OrderEvent("append", node, len(stack)))
+    return order
+
+
+def _name(node: Value) -> str:
+    return repr(node.label) if node.label else repr(node)
+
+
+def dependency_safe_order(root: Value) -> list[Value]:
+    """Return every value reachable from `root`, each one after all of its parents.
+
+    Deterministic: parents are followed in their stored order, so for the tutorial's graph
+    the order is ``w, x, m, b, a, y, e, L``. Reversed, it is the order backward processes.
+
+    Raises:
+        CycleError: if the graph has a cycle (only possible by mutating `parents`).
+        TypeError: if `root` is not a `Value`.
+    """
+    return _walk(root, None)
+
+
+def trace_dependency_safe_order(root: Value) -> list[OrderEvent]:
+    """The same walk as `dependency_safe_order`, as a list of `OrderEvent`s to replay."""
+    events: list[OrderEvent] = []
+    _walk(root, events)
+    return events
+
+
+def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> BackwardSteps:
+    """Set `.grad` of every value reachable from `root` to d(root)/d(value).
+
+    Default (the tutorial's semantics): every reachable `.grad` is cleared, then
+    ``root.grad = 1`` and each saved link adds upstream × local into its parent.
+
+    ``accumulate=True`` (PyTorch's semantics): this call's gradients are *added* to what
+    the `.grad` buffers already held, so calling it twice doubles every gradient, as
+    PyTorch does for leaves (and for non-leaves with ``retain_grad()``). The propagation
+    itself uses only this call's gradients, so old totals are never pushed twice.
+
+    Args:
+        root: the scalar output to differentiate (the loss).
+        accumulate: add into existing gradients instead of replacing them.
+        record: log a `BackwardStep` per link; ``False`` skips the log (an empty log is returned).
+
+    Returns:
+        `BackwardSteps`: one `BackwardStep` per processed link, in processing order (empty if not `record`).
+    """
+    order = _walk(root, None)
+    previous = [node.grad for node in order] if accumulate else None
+    for node in order:
+        node.grad = 0.0
+    root.grad = 1.0
+    if record:
+        log: list = []
+        extend = log.extend  # flat storage: no object per step, so nothing new for the cycle collector
+        for output in reversed(order):
+            upstream = output.grad
+            for link in output.parents:
+                parent = link.value
+                local = link.local_grad
+                contribution = upstream * local
+                before = parent.grad
+                parent.grad = after = before + contribution
+                extend((output, parent, upstream, local, contribution, before, after))
+        steps = BackwardSteps(log)
+    else:
+        for output in reversed(order):
+            upstream = output.grad
+            for link in output.parents:
+                link.value.grad += upstream * link.local_grad
+        steps = BackwardSteps([])
+    if previous is not None:
+        for node, old in zip(order, previous):
+            node.grad += old
+    return steps

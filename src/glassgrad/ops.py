@@ -1,0 +1,169 @@
+"""Operations: each computes its forward number and saves one `ParentLink` per operand.
+
+Every function takes `Value`s (or plain numbers, which become constant leaves) and an
+optional display `label`. Numbers follow IEEE float64 as PyTorch does: a division by
+zero or an overflowing `exp` gives inf or nan instead of raising.
+"""
+
+from __future__ import annotations
+
+import math
+
+from glassgrad.value import ParentLink, Value
+
+_inf = math.inf
+_nan = math.nan
+
+
+def _value(u: Value | float) -> Value:
+    """`u` itself if it is a Value, else a constant leaf holding it (TypeError for non-numbers)."""
+    return u if type(u) is Value or isinstance(u, Value) else Value(u)
+
+
+def _div(a: float, b: float) -> float:
+    """IEEE division: Python raises on ``x / 0.0``; PyTorch gives ±inf or nan."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        if a == 0.0 or a != a:
+            return _nan
+        return math.copysign(_inf, a) * math.copysign(1.0, b)
+
+
+def _exp(a: float) -> float:
+    """IEEE exp: overflow gives inf instead of raising."""
+    try:
+        return math.exp(a)
+    except OverflowError:
+        return _inf
+
+
+def _pow(a: float, b: float) -> float:
+    """IEEE pow as C's ``pow``: nan for a negative base and fractional exponent, ±inf on overflow."""
+    try:
+        return math.pow(a, b)
+    except ValueError:  # 0 ** negative, or negative ** fraction
+        if a == 0.0:
+            odd = b.is_integer() and b % 2 == 1
+            return math.copysign(_inf, a) if odd else _inf
+        return _nan
+    except OverflowError:
+        odd = b.is_integer() and b % 2 == 1
+        return -_inf if a < 0 and odd else _inf
+
+
+def multiply(u: Value | float, v: Value | float, label: str = "") -> Value:
+    """`u * v`; local derivatives ∂/∂u = v and ∂/∂v = u."""
+    u, v = _value(u), _value(v)
+    return Value(u.data * v.data, label, (ParentLink(u, v.data), ParentLink(v, u.data)), "×")
+
+
+def add(u: Value | float, v: Value | float, label: str = "") -> Value:
+    """`u + v`; both local derivatives are 1."""
+    u, v = _value(u), _value(v)
+    return Value(u.data + v.data, label, (ParentLink(u, 1.0), ParentLink(v, 1.0)), "+")
+
+
+def subtract(u: Value | float, v: Value | float, label: str = "") -> Value:
+    """`u - v`; local derivatives 1 and -1."""
+    u, v = _value(u), _value(v)
+    return Value(u.data - v.data, label, (ParentLink(u, 1.0), ParentLink(v, -1.0)), "−")
+
+
+def square(u: Value | float, label: str = "") -> Value:
+    """`u ** 2`; local derivative 2u."""
+    u = _value(u)
+    return Value(u.data * u.data, label, (ParentLink(u, 2.0 * u.data),), "²")
+
+
+def negate(u: Value | float, label: str = "") -> Value:
+    """`-u`; local derivative -1."""
+    u = _value(u)
+    return Value(-u.data, label, (ParentLink(u, -1.0),), "−")
+
+
+def exponential(u: Value | float, label: str = "") -> Value:
+    """`exp(u)`; the local derivative is the output itself."""
+    u = _value(u)
+    out = _exp(u.data)
+    return Value(out, label, (ParentLink(u, out),), "exp")
+
+
+def plus_one(u: Value | float, label: str = "") -> Value:
+    """`1 + u`; local derivative 1."""
+    u = _value(u)
+    return Value(1.0 + u.data, label, (ParentLink(u, 1.0),), "+1")
+
+
+def reciprocal(u: Value | float, label: str = "") -> Value:
+    """`1 / u`; local derivative -1/u², computed as -s² from the output s (as PyTorch does)."""
+    u = _value(u)
+    s = _div(1.0, u.data)
+    return Value(s, label, (ParentLink(u, -(s * s)),), "1/x")
+
+
+def sigmoid(u: Value | float, label: str = "") -> Value:
+    """Logistic sigmoid `1 / (1 + exp(-u))`, one fused node with local derivative s(1 - s).
+
+    The forward formula never overflows: for negative `u` it uses exp(u) / (1 + exp(u)).
+    """
+    u = _value(u)
+    z = u.data
+    if z >= 0:
+        s = 1.0 / (1.0 + math.exp(-z))
+    else:
+        exp_z = math.exp(z)
+        s = exp_z / (1.0 + exp_z)
+    return Value(s, label, (ParentLink(u, s * (1.0 - s)),), "σ")
+
+
+def tanh(u: Value | float, label: str = "") -> Value:
+    """Hyperbolic tangent t; local derivative 1 - t²."""
+    u = _value(u)
+    t = math.tanh(u.data)
+    return Value(t, label, (ParentLink(u, 1.0 - t * t),), "tanh")
+
+
+def relu(u: Value | float, label: str = "") -> Value:
+    """`max(0, u)`; local derivative 1 where u > 0, else 0 (0 at u = 0, as PyTorch). nan stays nan."""
+    u = _value(u)
+    x = u.data
+    if x <= 0.0:
+        return Value(0.0, label, (ParentLink(u, 0.0),), "ReLU")
+    return Value(x, label, (ParentLink(u, 1.0),), "ReLU")
+
+
+def log(u: Value | float, label: str = "") -> Value:
+    """Natural logarithm; local derivative 1/u. log(0) = -inf and log(negative) = nan, as PyTorch."""
+    u = _value(u)
+    x = u.data
+    if x > 0.0:
+        out = math.log(x)
+    elif x == 0.0:
+        out = -_inf
+    else:
+        out = _nan if x == x else x  # negative: nan; nan stays nan
+    return Value(out, label, (ParentLink(u, _div(1.0, x)),), "log")
+
+
+def power(u: Value | float, exponent: float, label: str = "") -> Value:
+    """`u ** exponent` for a plain-number exponent; local derivative exponent · u^(exponent-1).
+
+    Raises:
+        TypeError: if `exponent` is a `Value` or not a real number.
+    """
+    if isinstance(exponent, Value):
+        raise TypeError("power: the exponent must be a plain number, not a Value (only u is differentiated)")
+    from glassgrad.value import as_float
+
+    p = as_float(exponent, "power exponent")
+    u = _value(u)
+    local = 0.0 if p == 0.0 else p * _pow(u.data, p - 1.0)
+    return Value(_pow(u.data, p), label, (ParentLink(u, local),), f"^{p:g}")
+
+
+def divide(u: Value | float, v: Value | float, label: str = "") -> Value:
+    """`u / v`; local derivatives 1/v and -u/v²."""
+    u, v = _value(u), _value(v)
+    a, b = u.data, v.data
+    return Value(_div(a, b), label, (ParentLink(u, _div(1.0, b)), ParentLink(v, _div(-a, b * b))), "÷")

@@ -1,0 +1,172 @@
+"""The data model: a `Value` holds a number, its gradient and links to the operands that made it."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from glassgrad.autograd import BackwardStep
+
+
+def as_float(number: object, what: str = "Value") -> float:
+    """Return `number` as a float, or raise `TypeError` naming what was passed.
+
+    Accepts `int`, `float` and any `numbers.Real` (NumPy scalars, `Fraction`).
+    `bool` is refused: `Value(True)` is far more often a bug than a wish for 1.0.
+
+    >>> as_float(3)
+    3.0
+    >>> as_float("3")
+    Traceback (most recent call last):
+    ...
+    TypeError: Value expects a real number (int or float), got str '3'
+    """
+    if isinstance(number, numbers.Real) and not isinstance(number, bool):
+        return float(number)
+    hint = "; write float(...) if you mean 0.0 or 1.0" if isinstance(number, bool) else ""
+    raise TypeError(
+        f"{what} expects a real number (int or float), got {type(number).__name__} {number!r:.60}{hint}"
+    )
+
+
+class ParentLink:
+    """One saved edge from an output back to a direct operand.
+
+    `value` is the operand (the parent `Value`); `local_grad` is the local derivative
+    d(output)/d(operand), evaluated during the forward pass.
+    """
+
+    __slots__ = ("value", "local_grad")  # two fields and nothing else: small and fast
+
+    value: Value
+    local_grad: float
+
+    def __init__(self, value: Value, local_grad: float) -> None:
+        if not isinstance(value, Value):
+            raise TypeError(f"ParentLink.value must be a Value, got {type(value).__name__} {value!r:.60}")
+        self.value = value
+        self.local_grad = local_grad if type(local_grad) is float else as_float(local_grad, "ParentLink.local_grad")
+
+    def __repr__(self) -> str:
+        return f"ParentLink(value={self.value.label or self.value!r}, local_grad={self.local_grad:g})"
+
+
+class Value:
+    """A scalar in a computation graph: its number, its loss gradient, and its direct operands.
+
+    Args:
+        data: the forward number (any real number; stored as float).
+        label: a display name such as ``"w"``; it never changes a number.
+        parents: the `ParentLink`s to the operands that produced this value (empty for a leaf).
+        op: a display symbol for the operation, such as ``"×"``.
+
+    Raises:
+        TypeError: if `data` is not a real number or a parent is not a `ParentLink`.
+
+    >>> w = Value(2.0, "w"); x = Value(3.0, "x")
+    >>> m = w * x
+    >>> m.backward()
+    >>> w.grad, x.grad
+    (3.0, 2.0)
+    """
+
+    __slots__ = ("data", "grad", "label", "parents", "op")  # no per-object dict: less memory per node
+
+    data: float
+    grad: float
+    label: str
+    parents: tuple[ParentLink, ...]
+    op: str
+
+    def __init__(self, data: float, label: str = "", parents: Iterable[ParentLink] = (), op: str = "") -> None:
+        self.data = data if type(data) is float else as_float(data)
+        self.grad = 0.0
+        self.label = label if type(label) is str else str(label)
+        if type(parents) is not tuple:
+            parents = tuple(parents)
+        for link in parents:
+            if type(link) is not ParentLink:
+                raise TypeError(
+                    f"Value {label!r}: parents must be ParentLink objects, got {type(link).__name__} {link!r:.60}"
+                )
+        self.parents = parents
+        self.op = op
+
+    def __repr__(self) -> str:
+        name = f"{self.label!r}, " if self.label else ""
+        return f"Value({name}data={self.data:g}, grad={self.grad:g})"
+
+    def _repr_html_(self) -> str:
+        """Compact rich display for Jupyter: label, data and grad."""
+        from html import escape
+
+        label = f"<b>{escape(self.label)}</b> " if self.label else ""
+        return (
+            f'<span class="gg-value">{label}data <code>{self.data:g}</code> '
+            f'· grad <code>{self.grad:g}</code></span>'
+        )
+
+    # Python operators, so that micrograd-style code runs unchanged.
+    def __add__(self, other: Value | float) -> Value:
+        return _ops.add(self, other)
+
+    def __radd__(self, other: float) -> Value:
+        return _ops.add(other, self)
+
+    def __sub__(self, other: Value | float) -> Value:
+        return _ops.subtract(self, other)
+
+    def __rsub__(self, other: float) -> Value:
+        return _ops.subtract(other, self)
+
+    def __mul__(self, other: Value | float) -> Value:
+        return _ops.multiply(self, other)
+
+    def __rmul__(self, other: float) -> Value:
+        return _ops.multiply(other, self)
+
+    def __truediv__(self, other: Value | float) -> Value:
+        return _ops.divide(self, other)
+
+    def __rtruediv__(self, other: float) -> Value:
+        return _ops.divide(other, self)
+
+    def __pow__(self, exponent: float) -> Value:
+        return _ops.power(self, exponent)
+
+    def __neg__(self) -> Value:
+        return _ops.negate(self)
+
+    def relu(self) -> Value:
+        """`max(0, self)`; see `glassgrad.ops.relu`."""
+        return _ops.relu(self)
+
+    def tanh(self) -> Value:
+        """Hyperbolic tangent; see `glassgrad.ops.tanh`."""
+        return _ops.tanh(self)
+
+    def exp(self) -> Value:
+        """`e ** self`; see `glassgrad.ops.exponential`."""
+        return _ops.exponential(self)
+
+    def log(self) -> Value:
+        """Natural logarithm; see `glassgrad.ops.log`."""
+        return _ops.log(self)
+
+    def sigmoid(self) -> Value:
+        """Logistic sigmoid; see `glassgrad.ops.sigmoid`."""
+        return _ops.sigmoid(self)
+
+    def backward(self, *, accumulate: bool = False) -> None:
+        """Fill `.grad` of every value this one depends on (see `glassgrad.autograd.backward`).
+
+        Records no teaching trace; call `glassgrad.backward(value)` for the steps.
+        """
+        _autograd.backward(self, accumulate=accumulate, record=False)
+
+
+# Imported last: ops and autograd need Value defined first (the methods look them up at call time).
+from glassgrad import autograd as _autograd  # noqa: E402
+from glassgrad import ops as _ops  # noqa: E402
