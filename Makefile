@@ -11,10 +11,10 @@ setup:  ## create .venv and install glassgrad with every extra, Graphviz and Chr
 	@bash scripts/setup.sh
 
 serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding on change
-	$(PY) -m mkdocs serve --strict --dev-addr $(HOST) --watch src/glassgrad
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --strict --dev-addr $(HOST) --watch src/glassgrad
 
 build: setup  ## build the site into site/ (strict: any warning or failing block fails)
-	$(PY) -m mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 test: setup  ## run every test: engine, site, notebook, browser
 	@bash scripts/test.sh
