@@ -1,0 +1,29 @@
+# Show a listing and run exactly that text in this page's session, so the code on the page is the code that ran.
+import os
+import string
+from pathlib import Path
+
+from glassgrad.examples import LINEAR_INPUTS
+
+
+def fenced(language: str, text: str) -> str:
+    """A Markdown code fence around `text` (markdown-exec renders this block's output as Markdown)."""
+    return f"```{language}\n{text.rstrip()}\n```\n"
+
+
+def show_and_run(template_path: str, namespace: dict) -> str:
+    """Fill the template's `$w $x $b $y` from LINEAR_INPUTS, run it in `namespace`, return listing + output."""
+    # markdown-exec exports the folder of mkdocs.yml; paths stay right whatever the cwd.
+    root = Path(os.environ.get("MKDOCS_CONFIG_DIR", "."))
+    template = string.Template((root / template_path).read_text(encoding="utf-8"))
+    source = template.substitute({name: repr(float(value)) for name, value in LINEAR_INPUTS.items()})
+    printed = []
+    page_print = namespace["print"]
+    # markdown-exec routes print() to the page; capture the listing's own output separately.
+    namespace["print"] = lambda *texts, sep=" ", end="\n", **_: printed.append(sep.join(map(str, texts)) + end)
+    try:
+        exec(compile(source, template_path, "exec"), namespace)
+    finally:
+        namespace["print"] = page_print
+    # Same layout as markdown-exec's source="block": the listing, then its output in a result box.
+    return fenced("python", source) + '\n<div class="result" markdown="1">\n\n' + fenced("text", "".join(printed)) + "\n</div>\n"
