@@ -1,0 +1,31 @@
+"""Pictures and cards for glassgrad graphs: inline SVG and HTML fragments built from live objects.
+
+This package imports graphviz (``pip install "glassgrad[viz]"`` and Graphviz's ``dot``); the
+engine core never does. Every function returns an `HtmlFragment`: ``print(fragment)`` in a
+markdown-exec block with ``html="1"``, or leave it as the last expression of a Jupyter cell.
+Outside the site, add `stylesheet()` once for the colours.
+"""
+
+from glassgrad.viz.cards import show_backward_steps, show_complete_state
+from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
+from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph, graph_ids
+from glassgrad.viz.html import HtmlFragment, escape, fmt, legend, stylesheet, stylesheet_text
+
+__all__ = [
+    "GraphFigure",
+    "GraphIds",
+    "HtmlFragment",
+    "draw_graph",
+    "escape",
+    "fmt",
+    "graph_ids",
+    "legend",
+    "order_violations",
+    "show_backward_steps",
+    "show_complete_state",
+    "show_dependency_order",
+    "show_order_walk",
+    "show_parent_link",
+    "stylesheet",
+    "stylesheet_text",
+]

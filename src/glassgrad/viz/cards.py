@@ -1,0 +1,138 @@
+"""HTML cards: the backward trace, edge by edge, and the complete stored state of every Value."""
+
+from __future__ import annotations
+
+from typing import Collection, Sequence
+
+from glassgrad.autograd import BackwardStep, dependency_safe_order
+from glassgrad.value import Value
+from glassgrad.viz.graph import GraphFigure
+from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
+
+
+def _g(name: str) -> str:
+    """``g`` with an escaped subscript: the gradient of the loss with respect to `name`."""
+    return f"g<sub>{escape(name)}</sub>"
+
+
+def _partial(top: str, bottom: str) -> str:
+    """``∂top/∂bottom`` with both names escaped."""
+    return f"∂{escape(top)}/∂{escape(bottom)}"
+
+
+def _names(root: Value) -> dict[Value, str]:
+    """Display name of every value reachable from `root` (labels, or captions for unlabelled ones)."""
+    return {node: caption(node, i) for i, node in enumerate(dependency_safe_order(root))}
+
+
+def show_backward_steps(
+    steps: Sequence[BackwardStep],
+    highlight_outputs: Collection[str] = (),
+    graph: GraphFigure | None = None,
+) -> HtmlFragment:
+    """The backward trace: the seed line, then one card per reverse edge, in processing order.
+
+    Card n reads ``n. output → parent``, then ``g_out × ∂out/∂parent = Δg_parent`` with each
+    factor in its legend colour (upstream, local, contribution), then
+    ``parent.grad: before → after`` (after in the gradient's teal).
+
+    Args:
+        steps: the log returned by `glassgrad.backward(root)`.
+        highlight_outputs: display names of outputs whose cards are highlighted (class
+            ``gg-highlight``), for example the sigmoid's nodes ``{"s"}``.
+        graph: the `draw_graph` figure of the same graph; each card then carries
+            ``data-gg-edge`` (the edge id), ``data-gg-output-node``, ``data-gg-parent-node``
+            and ``data-gg-op`` (element ids in that figure) for linked highlights.
+
+    Every card also has ``data-gg-step`` (its 1-based number), ``data-gg-output`` and
+    ``data-gg-parent`` (display names).
+    """
+    steps = list(steps)
+    if not steps:
+        return HtmlFragment('<div class="gg gg-trace"><p class="gg-seed">No saved links: nothing to propagate.</p></div>')
+    root = steps[0].output  # backward processes the root first
+    names = _names(root)
+    highlighted = set(highlight_outputs)
+    root_name = names[root]
+    cards = [
+        f'<p class="gg-seed" data-gg-step="0">Seed: <code>{escape(root_name)}.grad</code> = '
+        f'{_partial(root_name, root_name)} = <span class="gg-grad">1</span></p>'
+    ]
+    link_number: dict[Value, int] = {}
+    for number, step in enumerate(steps, start=1):
+        out, parent = names[step.output], names[step.parent]
+        k = link_number.get(step.output, 0)  # steps of one output come in its link order
+        link_number[step.output] = k + 1
+        attrs = f' data-gg-step="{number}" data-gg-output="{escape(out)}" data-gg-parent="{escape(parent)}"'
+        if graph is not None:
+            attrs += (
+                f' data-gg-edge="{escape(graph.edge_id(step.output, k))}"'
+                f' data-gg-op="{escape(graph.op_id(step.output))}"'
+                f' data-gg-output-node="{escape(graph.node_id(step.output))}"'
+                f' data-gg-parent-node="{escape(graph.node_id(step.parent))}"'
+            )
+        css = "gg-step gg-highlight" if out in highlighted else "gg-step"
+        cards.append(
+            f'<li class="{css}"{attrs}>'
+            f'<div class="gg-step-head"><span class="gg-step-no">{number}.</span>'
+            f"{escape(out)} → {escape(parent)}</div>"
+            f'<div class="gg-step-calc">'
+            f'<span class="gg-upstream">{_g(out)} = {escape(fmt(step.upstream))}</span> × '
+            f'<span class="gg-local">{_partial(out, parent)} = {escape(fmt(step.local))}</span> = '
+            f'<span class="gg-contribution">Δ{_g(parent)} = {escape(fmt(step.contribution))}</span></div>'
+            f'<div><code>{escape(parent)}.grad</code>: {escape(fmt(step.before))} → '
+            f'<span class="gg-grad">{escape(fmt(step.after))}</span></div></li>'
+        )
+    seed, rows = cards[0], "".join(cards[1:])
+    return HtmlFragment(
+        f'<div class="gg gg-trace" data-gg-steps="{len(steps)}">{seed}'
+        f'<ol class="gg-steps" aria-label="Backward steps, in processing order">{rows}</ol></div>'
+    )
+
+
+def show_complete_state(root: Value) -> HtmlFragment:
+    """One card per Value reachable from `root`, in dependency-first order, with every stored field.
+
+    A card lists ``.label``, ``.data``, ``.grad`` (with its meaning ``= ∂L/∂x``), ``.op`` and
+    the number of saved links, then each ``.parents[k]`` ParentLink: ``.value`` (the
+    operand's name) and ``.local_grad`` (with its meaning ``= ∂m/∂w``). Leaves are marked
+    "input / leaf" and "no direct operands". The edge contribution is not a field anywhere:
+    it exists only during backward (and in the optional trace).
+    """
+    order = dependency_safe_order(root)
+    names = {node: caption(node, i) for i, node in enumerate(order)}
+    root_name = names[root]
+    cards = []
+    for i, node in enumerate(order):
+        name = names[node]
+        count = len(node.parents)
+        leaf = ' <span class="gg-tag">— input / leaf</span>' if not node.parents else ""
+        fields = (
+            f"<dt>.data</dt><dd>{escape(fmt(node.data))}</dd>"
+            f'<dt>.grad</dt><dd><span class="gg-grad">{escape(fmt(node.grad))}</span> '
+            f'<span class="gg-dim">(= {_partial(root_name, name)})</span></dd>'
+            f"<dt>.op</dt><dd><code>{escape(repr(node.op))}</code>{leaf}</dd>"
+            f"<dt>.parents</dt><dd>{count} saved link{'' if count == 1 else 's'}</dd>"
+        )
+        if node.parents:
+            links = "".join(
+                f'<dl class="gg-link-card" data-gg-link="{k}">'
+                f"<dt>.parents[{k}]</dt><dd>ParentLink(value={escape(names[link.value])})</dd>"
+                f"<dt>.value</dt><dd>{escape(names[link.value])}</dd>"
+                f'<dt>.local_grad</dt><dd><span class="gg-local">{escape(fmt(link.local_grad))}</span> '
+                f'<span class="gg-dim">(= {_partial(name, names[link.value])})</span></dd></dl>'
+                for k, link in enumerate(node.parents)
+            )
+        else:
+            links = '<p class="gg-link-card"><code>.parents = ()</code> <span class="gg-tag">— no direct operands</span></p>'
+        cards.append(
+            f'<section class="gg-card" data-gg-index="{i}" data-gg-label="{escape(name)}">'
+            f'<div class="gg-card-head">Value {escape(name)} '
+            f'<span class="gg-dim"><code>.label = {escape(repr(node.label))}</code></span></div>'
+            f"<dl>{fields}</dl>{links}</section>"
+        )
+    order_text = " → ".join(escape(names[node]) for node in order)
+    return HtmlFragment(
+        f'<div class="gg gg-state" data-gg-values="{len(order)}">'
+        f'<p class="gg-state-order">Dependency-first order: {order_text}</p>{"".join(cards)}</div>'
+    )

@@ -1,0 +1,219 @@
+"""Teaching figures built from live objects: one ParentLink's storage, dependency orders, the ordering walk."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import graphviz
+
+from glassgrad.autograd import dependency_safe_order, trace_dependency_safe_order
+from glassgrad.value import Value
+from glassgrad.viz.graph import FONT, HIDDEN, TEXT_CLASSES, svg_cleanup
+from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
+
+_GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
+
+
+def _name(value: Value, names: dict[Value, str]) -> str:
+    return names.get(value) or caption(value)
+
+
+def show_parent_link(output: Value, k: int = 0, *, id_prefix: str = "gg-storage") -> HtmlFragment:
+    """How one operation is stored: output v, its ``ParentLink``s, and the parents they point back to.
+
+    For ``m = w × x`` and ``k = 0``: v = m, u = w, and the highlighted link holds
+    ``.value`` (a pointer to w) and ``.local_grad`` (∂m/∂w = x = 3). Below the drawing, the
+    backward update at that link is written out from the live numbers: upstream
+    ``m.grad`` × local = edge contribution, added to ``w.grad``. The parents keep no list of
+    their children: the only stored pointers run from the output back to its operands.
+
+    Args:
+        output: the value v whose link is shown (it must have parents).
+        k: which link of ``output.parents`` plays the part of u.
+        id_prefix: prefix of the element ids (``{p}-v``, ``{p}-u-{j}``, ``{p}-link-{j}``,
+            ``{p}-forward-{j}``); change it to draw the figure twice on one page.
+    """
+    if not output.parents:
+        raise ValueError(f"{caption(output)} has no parent links to show")
+    link = output.parents[k]
+    names = {output: caption(output)}
+    for j, other in enumerate(output.parents):
+        names.setdefault(other.value, caption(other.value) if other.value.label else f"u{j}")
+    v_name, u_name = names[output], names[link.value]
+
+    dot = graphviz.Digraph(
+        graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.35", "ranksep": "1.1", "pad": "0.08"},
+        node_attr={"fontname": FONT, "fontsize": "12", "shape": "plain"},
+        edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
+    )
+    link_rows = "".join(
+        f'<TR><TD PORT="link{j}" ALIGN="LEFT" BORDER="{2 if j == k else 1}" COLOR="{_LOCAL if j == k else _DIM}">'
+        f'<FONT COLOR="{_INK}">.parents[{j}]: ParentLink</FONT><BR ALIGN="LEFT"/>'
+        f'<FONT COLOR="{_DIM}">.value → </FONT><FONT COLOR="{_NUMBER}">{escape(names[other.value])}</FONT><BR ALIGN="LEFT"/>'
+        f'<FONT COLOR="{_DIM}">.local_grad </FONT><FONT COLOR="{_LOCAL}">{escape(fmt(other.local_grad))} '
+        f"(= ∂{escape(v_name)}/∂{escape(names[other.value])})</FONT><BR ALIGN=\"LEFT\"/></TD></TR>"
+        for j, other in enumerate(output.parents)
+    )
+    v_label = (
+        '<<TABLE BORDER="1" COLOR="#94a3b8" CELLBORDER="0" CELLSPACING="4" CELLPADDING="4" STYLE="rounded" BGCOLOR="#f8fafc">'
+        f'<TR><TD ALIGN="LEFT"><FONT COLOR="{_INK}" POINT-SIZE="13"><B>v = {escape(v_name)}</B></FONT>'
+        f'<FONT COLOR="{_DIM}">  output (child)</FONT></TD></TR>'
+        f'<TR><TD ALIGN="LEFT"><FONT COLOR="{_DIM}">.data </FONT><FONT COLOR="{_NUMBER}">{escape(fmt(output.data))}</FONT>'
+        f'<FONT COLOR="{_DIM}">   .grad </FONT><FONT COLOR="{_GRAD}">{escape(fmt(output.grad))}</FONT></TD></TR>'
+        f"{link_rows}</TABLE>>"
+    )
+    dot.node(f"{id_prefix}-v", v_label, id=f"{id_prefix}-v", **{"class": "gg-storage-v"})
+    for j, other in enumerate(output.parents):
+        parent = other.value
+        if any(earlier.value is parent for earlier in output.parents[:j]):
+            continue  # w * w: one parent object, two links
+        role = "u = " if j == k else ""
+        u_label = (
+            '<<TABLE BORDER="1" COLOR="#94a3b8" CELLBORDER="0" CELLSPACING="2" CELLPADDING="3" STYLE="rounded" BGCOLOR="#f8fafc">'
+            f'<TR><TD><FONT COLOR="{_INK}" POINT-SIZE="13"><B>{role}{escape(names[parent])}</B></FONT></TD></TR>'
+            f'<TR><TD><FONT COLOR="{_DIM}">parent (operand)</FONT></TD></TR>'
+            f'<TR><TD><FONT COLOR="{_DIM}">.data </FONT><FONT COLOR="{_NUMBER}">{escape(fmt(parent.data))}</FONT></TD></TR>'
+            "</TABLE>>"
+        )
+        dot.node(f"{id_prefix}-u-{j}", u_label, id=f"{id_prefix}-u-{j}", **{"class": "gg-storage-u"})
+    first_slot = {}
+    for j, other in enumerate(output.parents):
+        first_slot.setdefault(other.value, j)
+    for j, other in enumerate(output.parents):
+        u_node = f"{id_prefix}-u-{first_slot[other.value]}"
+        if first_slot[other.value] == j:  # one forward arrow per parent object, even for w * w
+            dot.edge(
+                u_node, f"{id_prefix}-v", id=f"{id_prefix}-forward-{j}", style="dashed",
+                label=f'<<FONT COLOR="{_DIM}">forward: operand</FONT>>', **{"class": "gg-forward"},
+            )
+        dot.edge(
+            f"{id_prefix}-v:link{j}:w", u_node, id=f"{id_prefix}-link-{j}", constraint="false",
+            color=_LOCAL, penwidth="2" if j == k else "1",
+            label=f'<<FONT COLOR="{_LOCAL}">.parents[{j}].value</FONT>>', **{"class": "gg-pointer"},
+        )
+    title = f"{v_name} stores one ParentLink per operand; .parents[{k}] points back to {u_name}"
+    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), {}, title)
+    svg = svg.replace(
+        '<svg role="img"',
+        f'<svg style="width:100%;height:auto;min-width:{round(natural * 0.8)}px;max-width:{round(natural)}px" role="img"', 1,
+    )
+    upstream, local = output.grad, link.local_grad
+    update = (
+        f'<p class="gg-storage-update">Backward at <code>{escape(v_name)}.parents[{k}]</code>: '
+        f'<span class="gg-upstream">upstream {escape(v_name)}.grad = {escape(fmt(upstream))}</span> × '
+        f'<span class="gg-local">local ∂{escape(v_name)}/∂{escape(u_name)} = {escape(fmt(local))}</span> = '
+        f'<span class="gg-contribution">edge contribution {escape(fmt(upstream * local))}</span>, '
+        f"added to <code>{escape(u_name)}.grad</code>.</p>"
+    )
+    return HtmlFragment(
+        f'<figure class="gg gg-graph gg-storage" id="{escape(id_prefix)}">'
+        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
+        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{update}</figure>'
+    )
+
+
+def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple[Value, Value]]:
+    """Every (node, output) pair where `node` is processed before an `output` that uses it.
+
+    A backward order is safe when each node comes after every output that has it as a
+    parent (otherwise it would pass on an incomplete gradient). Returns ``[]`` for a safe order.
+
+    Raises:
+        ValueError: if `backward_order` is not a permutation of the values reachable from `root`.
+    """
+    order = dependency_safe_order(root)
+    if len(backward_order) != len(order) or set(backward_order) != set(order):
+        raise ValueError("the order must list every value reachable from the root exactly once")
+    position = {node: i for i, node in enumerate(backward_order)}
+    violations = []
+    for node in backward_order:
+        outputs = [output for output in order if any(link.value is node for link in output.parents)]
+        violations += [(node, output) for output in outputs if position[output] > position[node]]
+    return violations
+
+
+def _chips(nodes: Sequence[Value], names: dict[Value, str], bad: set[Value] = frozenset()) -> str:
+    arrow = '<span class="gg-arrow" aria-hidden="true">→</span>'
+    return arrow.join(
+        f'<span class="gg-chip{" gg-bad" if node in bad else ""}">{escape(names[node])}</span>' for node in nodes
+    )
+
+
+def show_dependency_order(root: Value, wrong_order: Sequence[Value] | None = None) -> HtmlFragment:
+    """The dependency-first order, its reverse (backward's processing order) and a wrong order.
+
+    Each row is checked with `order_violations`, so the figure cannot show a "safe" order
+    that is not. In the wrong order, the first violated dependency is marked: the node
+    processed too early and the output that had not yet sent it its contribution.
+
+    Args:
+        root: the loss.
+        wrong_order: a processing order to show as wrong (it must violate a dependency).
+            Default: backward's order with the first operation result moved ahead of its output.
+    """
+    order = dependency_safe_order(root)
+    names = {node: caption(node, i) for i, node in enumerate(order)}
+    reverse = order[::-1]
+    if wrong_order is None:
+        wrong_order = list(reverse)
+        for i, node in enumerate(wrong_order):
+            if node.parents and i > 0 and any(link.value is node for link in wrong_order[i - 1].parents):
+                wrong_order[i - 1], wrong_order[i] = node, wrong_order[i - 1]
+                break
+    assert not order_violations(root, reverse), "dependency_safe_order reversed must be safe"
+    violations = order_violations(root, wrong_order)
+    if not violations:
+        raise ValueError("wrong_order violates no dependency: it is a safe order")
+    early, output = violations[0]
+    early_name, output_name = escape(names[early]), escape(names[output])
+    rows = (
+        '<div class="gg-order-row" data-gg-order="dependency-first">'
+        '<span class="gg-order-name">dependency-first</span>'
+        f'{_chips(order, names)} <span class="gg-ok" aria-label="safe">✓</span>'
+        '<span class="gg-order-note">every value appears after all of its parents</span></div>'
+        '<div class="gg-order-row" data-gg-order="backward">'
+        '<span class="gg-order-name">backward processes</span>'
+        f'{_chips(reverse, names)} <span class="gg-ok" aria-label="safe">✓</span>'
+        '<span class="gg-order-note">the reverse: every value after all the outputs that use it</span></div>'
+        '<div class="gg-order-row" data-gg-order="wrong">'
+        '<span class="gg-order-name">a wrong order</span>'
+        f'{_chips(wrong_order, names, {early, output})} <span class="gg-bad" aria-label="unsafe">✗</span>'
+        f'<span class="gg-order-note gg-bad">{early_name} is processed before {output_name}, which uses it: '
+        f"{early_name} would pass on its gradient before the contribution from {output_name} "
+        f"has been added to {early_name}.grad</span></div>"
+    )
+    return HtmlFragment(f'<div class="gg gg-order" data-gg-violations="{len(violations)}">{rows}</div>')
+
+
+def show_order_walk(root: Value) -> HtmlFragment:
+    """The ordering walk from `root`, one line per event of `trace_dependency_safe_order`.
+
+    A leaf reads ``visit(w) → w has no parents → append w``; a value with parents opens
+    ``visit(m):``, its parents' walks are indented below it, and it closes with
+    ``both parents are in the order → append m``; an already appended value reads
+    ``w is already in the order → skip``.
+    """
+    events = trace_dependency_safe_order(root)
+    names = {node: caption(node, i) for i, node in enumerate(dependency_safe_order(root))}
+    lines = []
+    i = 0
+    while i < len(events):
+        kind, node, depth = events[i]
+        indent = "  " * depth
+        name = escape(names[node])
+        if kind == "enter" and not node.parents:
+            lines.append(
+                f"{indent}visit({name}) → {name} has no parents → <span class=\"gg-append\">append {name}</span>"
+            )
+            i += 2  # the leaf's own append event follows at once
+            continue
+        if kind == "enter":
+            lines.append(f"{indent}visit({name}):")
+        elif kind == "skip":
+            lines.append(f'{indent}<span class="gg-skip">{name} is already in the order → skip</span>')
+        else:
+            count = len(node.parents)
+            ready = {1: "its parent is", 2: "both parents are"}.get(count, f"all {count} parents are")
+            lines.append(f"{indent}  {ready} in the order → <span class=\"gg-append\">append {name}</span>")
+        i += 1
+    return HtmlFragment(f'<pre class="gg gg-walk" data-gg-events="{len(events)}">' + "\n".join(lines) + "</pre>")

@@ -1,0 +1,281 @@
+"""`draw_graph`: a computation graph as inline SVG (Graphviz), with stable ids for every element.
+
+Ids (documented contract for linked highlights and step-through animations). With the
+figure's prefix ``p`` and ``i`` the position of a value in ``dependency_safe_order(root)``:
+
+=====================  =====================================================================
+``p``                  the ``<figure>`` wrapping the graph (``data-gg-prefix="p"``)
+``p-node-i``           value box of node i (``class="node gg-value"``; ``gg-leaf``/``gg-root``)
+``p-op-i``             operation circle that produced node i (only if node i has parents)
+``p-edge-i-k``         edge from ``node i .parents[k].value`` into ``p-op-i`` (label: its local grad)
+``p-out-i``            edge from ``p-op-i`` to ``p-node-i``
+=====================  =====================================================================
+
+Each of these ``<g>`` elements carries ``data-gg-*`` attributes: ``data-gg-index`` (i),
+``data-gg-label``; edges also ``data-gg-output`` (i), ``data-gg-parent`` (the parent's
+index), ``data-gg-link`` (k) and ``data-gg-local`` (the exact local grad, ``repr`` of the
+float). Inside a value box, the texts have classes ``gg-t-label``, ``gg-t-data`` and
+``gg-t-grad``; edge labels ``gg-t-local``. Colours come from CSS classes and variables,
+so the SVG follows the site's light and dark palettes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Sequence
+
+import graphviz
+
+from glassgrad.autograd import dependency_safe_order
+from glassgrad.value import Value
+from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
+
+FONT = "Helvetica,Arial,sans-serif"
+
+# Graphviz writes these colours as `fill` on <text>; `_svg_cleanup` turns each into a class
+# so CSS can recolour it per palette (the colours themselves are the light-palette fallback).
+TEXT_CLASSES = {
+    "#0f766e": "gg-t-grad",
+    "#1d4ed8": "gg-t-local",
+    "#64748b": "gg-t-data",
+    "#111827": "gg-t-label",
+    "#1f2937": "gg-t-value",
+}
+_GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
+
+HIDDEN = "—"
+"""What a value box shows in place of its grad when ``show_grad=False``."""
+
+
+class GraphIds:
+    """The id of every element of one graph figure (see the module docstring for the scheme)."""
+
+    __slots__ = ("prefix", "order", "_index")
+
+    def __init__(self, root: Value, prefix: str) -> None:
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", prefix):
+            raise ValueError(f"id prefix must start with a letter and use only A-Z a-z 0-9 _ -, got {prefix!r:.60}")
+        self.prefix = prefix
+        self.order: list[Value] = dependency_safe_order(root)
+        self._index = {node: i for i, node in enumerate(self.order)}
+
+    def index(self, value: Value) -> int:
+        """Position of `value` in ``dependency_safe_order(root)`` (KeyError if it is not in the graph)."""
+        return self._index[value]
+
+    def node_id(self, value: Value) -> str:
+        """Id of the value box of `value`: ``{prefix}-node-{i}``."""
+        return f"{self.prefix}-node-{self._index[value]}"
+
+    def op_id(self, value: Value) -> str:
+        """Id of the operation circle that produced `value`: ``{prefix}-op-{i}``."""
+        return f"{self.prefix}-op-{self._index[value]}"
+
+    def edge_id(self, output: Value, k: int) -> str:
+        """Id of the edge for ``output.parents[k]`` (parent → op of `output`): ``{prefix}-edge-{i}-{k}``."""
+        if not 0 <= k < len(output.parents):
+            raise IndexError(f"{caption(output)} has {len(output.parents)} parent links, no link {k}")
+        return f"{self.prefix}-edge-{self._index[output]}-{k}"
+
+    def out_id(self, value: Value) -> str:
+        """Id of the edge from the operation circle to the value box of `value`: ``{prefix}-out-{i}``."""
+        return f"{self.prefix}-out-{self._index[value]}"
+
+
+def graph_ids(root: Value, prefix: str) -> GraphIds:
+    """The element ids `draw_graph(root, id_prefix=prefix)` uses, without drawing anything."""
+    return GraphIds(root, prefix)
+
+
+class GraphFigure(HtmlFragment):
+    """The fragment returned by `draw_graph`: the markup plus the id mapping of its elements.
+
+    ``figure.prefix``, ``figure.node_id(v)``, ``figure.op_id(v)``, ``figure.edge_id(output, k)``
+    and ``figure.out_id(v)`` give the ids used in the SVG; ``figure.ids`` is the `GraphIds`.
+    """
+
+    __slots__ = ("ids",)
+
+    def __init__(self, html: str, ids: GraphIds) -> None:
+        super().__init__(html)
+        self.ids = ids
+
+    @property
+    def prefix(self) -> str:
+        """The id prefix of this figure (also the id of its ``<figure>`` element)."""
+        return self.ids.prefix
+
+    def node_id(self, value: Value) -> str:
+        """See `GraphIds.node_id`."""
+        return self.ids.node_id(value)
+
+    def op_id(self, value: Value) -> str:
+        """See `GraphIds.op_id`."""
+        return self.ids.op_id(value)
+
+    def edge_id(self, output: Value, k: int) -> str:
+        """See `GraphIds.edge_id`."""
+        return self.ids.edge_id(output, k)
+
+    def out_id(self, value: Value) -> str:
+        """See `GraphIds.out_id`."""
+        return self.ids.out_id(value)
+
+
+def _fingerprint(order: Sequence[Value], show_grad: bool, min_width: int | None) -> str:
+    """A prefix derived from everything drawn: same graph → same ids; different graphs → different ids."""
+    index = {node: i for i, node in enumerate(order)}
+    parts = [f"{show_grad}|{min_width}"]
+    for node in order:
+        links = ",".join(f"{index[link.value]}:{link.local_grad!r}" for link in node.parents)
+        grad = repr(node.grad) if show_grad else ""
+        parts.append(f"{node.label!r}|{node.data!r}|{grad}|{node.op!r}|{links}")
+    digest = hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+    return f"gg{digest[:8]}"
+
+
+def _value_label(value: Value, index: int, show_grad: bool) -> str:
+    """Graphviz HTML-like label of a value box: name, data, grad (every string escaped)."""
+    name = escape(caption(value, index))
+    name = f"<B>{name}</B>" if value.label else f"<I>{name}</I>"
+    grad = escape(fmt(value.grad)) if show_grad else HIDDEN
+    grad_colour = _GRAD if show_grad else _DIM
+    return (
+        '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+        f'<TR><TD><FONT COLOR="{_INK}" POINT-SIZE="13">{name}</FONT></TD></TR>'
+        f'<TR><TD><FONT COLOR="{_DIM}">data </FONT><FONT COLOR="{_NUMBER}">{escape(fmt(value.data))}</FONT></TD></TR>'
+        f'<TR><TD><FONT COLOR="{grad_colour}">grad {grad}</FONT></TD></TR>'
+        "</TABLE>>"
+    )
+
+
+def _local_label(output: Value, parent: Value, local_grad: float, index: dict[Value, int]) -> str:
+    """Edge label ``∂m/∂w = 3`` as a Graphviz HTML-like label."""
+    out_name = escape(caption(output, index[output]))
+    parent_name = escape(caption(parent, index[parent]))
+    return f'<<FONT COLOR="{_LOCAL}">∂{out_name}/∂{parent_name} = {escape(fmt(local_grad))}</FONT>>'
+
+
+def _data_attrs(attrs: dict[str, object]) -> str:
+    return "".join(f' data-gg-{name}="{escape(value)}"' for name, value in attrs.items())
+
+
+def svg_cleanup(svg: str, element_attrs: dict[str, dict[str, object]], title: str) -> tuple[str, float]:
+    """Make Graphviz's SVG inline-ready; return it and its natural width in CSS pixels.
+
+    Drops the XML prolog, doctype, comments and Graphviz's internal ``<title>``s, replaces the
+    absolute width/height by a viewBox-only size, turns known text colours into classes and
+    adds ``data-gg-*`` attributes to the ``<g>`` elements named in `element_attrs`.
+    """
+    svg = svg[svg.index("<svg") :]
+    svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
+    svg = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S)
+    svg = svg.replace("&#45;", "-")  # Graphviz writes every '-' in ids as an entity
+    match = re.match(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+    if match is None:
+        raise ValueError("unexpected Graphviz SVG header")
+    width_px = float(match.group(1)) * 4 / 3  # Graphviz sizes in points; CSS pixels are 3/4 pt
+    svg = svg[: match.start()] + "<svg" + svg[match.end() :]
+
+    def text_class(m: re.Match[str]) -> str:
+        css_class = TEXT_CLASSES.get(m.group(2).lower())
+        return f'<text class="{css_class}"{m.group(1)}fill="{m.group(2)}"' if css_class else m.group(0)
+
+    svg = re.sub(r'<text( [^>]*?)fill="(#[0-9a-fA-F]{6})"', text_class, svg)
+
+    def add_attrs(m: re.Match[str]) -> str:
+        attrs = element_attrs.get(m.group(1))
+        return m.group(0)[:-1] + _data_attrs(attrs) + ">" if attrs else m.group(0)
+
+    svg = re.sub(r'<g id="([^"]+)" class="[^"]*">', add_attrs, svg)
+    svg = svg.replace("<svg", f'<svg role="img" class="gg-svg"', 1)
+    svg = svg.replace(">", f"><title>{escape(title)}</title>", 1)
+    return svg.strip(), width_px
+
+
+def draw_graph(
+    root: Value,
+    *,
+    show_grad: bool = True,
+    min_width: int | None = None,
+    id_prefix: str | None = None,
+    caption_text: str | None = None,
+) -> GraphFigure:
+    """Draw the graph that produced `root`, left to right, as inline SVG in a sideways-scrolling box.
+
+    Value boxes show name, data and grad (grad in the legend's teal, or "—" when
+    ``show_grad=False``); each operation is a circle with its symbol; each parent → operation
+    edge is labelled with its saved local derivative (``∂m/∂w = 3``).
+
+    Args:
+        root: the output whose ancestors are drawn (usually the loss).
+        show_grad: show each ``.grad``; ``False`` draws "—" (the graph before backward).
+        min_width: the narrowest the drawing may be scaled to, in CSS pixels (on narrower
+            screens the box scrolls sideways). Default: 80 % of the natural width.
+        id_prefix: force the id prefix (a letter then letters, digits, ``_``, ``-``).
+            Default: derived from everything drawn, so the same graph gives the same bytes
+            in every build and different graphs on one page get different ids. Draw one
+            unchanged graph twice on a page only with distinct prefixes.
+        caption_text: an optional ``<figcaption>``.
+
+    Returns:
+        `GraphFigure`: the fragment, with the id mapping (see the module docstring).
+    """
+    order = dependency_safe_order(root)
+    prefix = id_prefix if id_prefix is not None else _fingerprint(order, show_grad, min_width)
+    ids = GraphIds(root, prefix)
+    index = ids._index
+
+    dot = graphviz.Digraph(
+        graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.25", "ranksep": "0.3", "pad": "0.08"},
+        node_attr={"fontname": FONT, "fontsize": "12", "color": "#94a3b8", "penwidth": "1.2"},
+        edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
+    )
+    element_attrs: dict[str, dict[str, object]] = {}
+    for i, node in enumerate(order):
+        role = "gg-value" + (" gg-leaf" if not node.parents else "") + (" gg-root" if node is root else "")
+        node_id = ids.node_id(node)
+        dot.node(
+            node_id, _value_label(node, i, show_grad), id=node_id, shape="box", style="rounded,filled",
+            fillcolor="#f8fafc", margin="0.08,0.04", **{"class": role},
+        )
+        element_attrs[node_id] = {"index": i, "label": caption(node, i), "role": "value"}
+        if not node.parents:
+            continue
+        op_id = ids.op_id(node)
+        dot.node(
+            op_id, f"<{escape(node.op or '?')}>", id=op_id, shape="circle", style="filled",
+            fillcolor="#eef2ff", width="0.36", margin="0.02", **{"class": "gg-op"},
+        )
+        element_attrs[op_id] = {"index": i, "label": caption(node, i), "role": "op", "op": node.op}
+        for k, link in enumerate(node.parents):
+            edge_id = ids.edge_id(node, k)
+            dot.edge(
+                ids.node_id(link.value), op_id, label=_local_label(node, link.value, link.local_grad, index),
+                id=edge_id, **{"class": "gg-link"},
+            )
+            element_attrs[edge_id] = {
+                "output": i, "parent": index[link.value], "link": k,
+                "local": repr(link.local_grad), "role": "link",
+            }
+        out_id = ids.out_id(node)
+        dot.edge(op_id, node_id, id=out_id, **{"class": "gg-out"})
+        element_attrs[out_id] = {"output": i, "role": "out"}
+
+    title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
+    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title)
+    narrowest = min_width if min_width is not None else round(natural * 0.8)
+    widest = max(round(natural), narrowest)
+    svg = svg.replace(
+        '<svg role="img"',
+        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{widest}px" role="img"', 1,
+    )
+    figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
+    grads = "shown" if show_grad else "hidden"
+    html = (
+        f'<figure class="gg gg-graph" id="{prefix}" data-gg-prefix="{prefix}" data-gg-grads="{grads}">'
+        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
+        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{figcaption}</figure>'
+    )
+    return GraphFigure(html, ids)

@@ -1,0 +1,126 @@
+"""The fragment type every renderer returns, the one escape function, number formatting and naming.
+
+Everything in `glassgrad.viz` that reaches HTML or SVG goes through `escape` (text and
+attribute values alike), so a label such as ``<script>alert(1)</script>`` shows as text.
+"""
+
+from __future__ import annotations
+
+import html as _html
+from importlib import resources
+
+from glassgrad.value import Value
+
+
+def escape(text: object) -> str:
+    """Escape `text` for HTML/SVG text and attribute values (``& < > " '`` become entities).
+
+    The single escape function of `glassgrad.viz`; Graphviz HTML-like labels use it too.
+
+    >>> escape('<b title="x">&</b>')
+    '&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;'
+    """
+    return _html.escape(str(text), quote=True)
+
+
+def fmt(number: float) -> str:
+    """Format a number as the tutorial prints it: ``:g`` style (2, -18, 0.25, -0.125).
+
+    >>> [fmt(x) for x in (2.0, -18.0, 0.25, -0.125, 1e-7)]
+    ['2', '-18', '0.25', '-0.125', '1e-07']
+    """
+    return f"{number:g}"
+
+
+def caption(value: Value, index: int | None = None) -> str:
+    """The name a figure shows for `value`: its label; else its number for a leaf, ``v{index}`` for a result.
+
+    Unlabelled leaves are constants (``1`` in ``1 + q``), so their number is the clearest name;
+    an unlabelled result is named by its position in the dependency-safe order.
+
+    >>> caption(Value(2.0, "w")), caption(Value(1.0)), caption(Value(4.0, parents=(), op="×"), 2)
+    ('w', '1', 'v2')
+    """
+    if value.label:
+        return value.label
+    if not value.parents and not value.op:
+        return fmt(value.data)
+    return f"v{index}" if index is not None else fmt(value.data)
+
+
+class HtmlFragment:
+    """An HTML fragment: ``str(fragment)`` is the markup and ``_repr_html_()`` returns the same string.
+
+    So one call works both in a markdown-exec block (``print(fragment)`` with ``html="1"``)
+    and as the last expression of a Jupyter cell. Fragments compare equal by markup.
+    """
+
+    __slots__ = ("html",)
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+    def __str__(self) -> str:
+        return self.html
+
+    def _repr_html_(self) -> str:
+        """The markup, for Jupyter's rich display."""
+        return self.html
+
+    def __html__(self) -> str:
+        """The markup, for template engines that honour the ``__html__`` protocol (Jinja, MarkupSafe)."""
+        return self.html
+
+    def __add__(self, other: HtmlFragment) -> HtmlFragment:
+        """Concatenate two fragments (for example ``stylesheet() + draw_graph(L)``)."""
+        if not isinstance(other, HtmlFragment):
+            return NotImplemented
+        return HtmlFragment(self.html + other.html)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HtmlFragment):
+            return self.html == other.html
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.html)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.html[:60]!r}{'…' if len(self.html) > 60 else ''})"
+
+
+def stylesheet_text() -> str:
+    """The package CSS (`glassgrad/viz/glassgrad.css`) as text, for a site to copy into its assets."""
+    return resources.files("glassgrad.viz").joinpath("glassgrad.css").read_text(encoding="utf-8")
+
+
+def stylesheet() -> HtmlFragment:
+    """A ``<style>`` fragment with the package CSS, for plain Jupyter (the site links the CSS file instead)."""
+    return HtmlFragment(f"<style>\n{stylesheet_text()}</style>")
+
+
+LEGEND_ITEMS = (
+    ("upstream", "upstream", "v", "∂L/∂v, already accumulated in v.grad"),
+    ("local", "local", None, "∂v/∂u, saved in the ParentLink during the forward pass"),
+    ("contribution", "edge contribution", "u", "Δg_u = upstream × local, added to u.grad"),
+    ("grad", "gradient", None, ".grad after backward: ∂L/∂node"),
+)
+"""(CSS role, name, subscript of g or None, meaning) of each colour in `legend`, in display order."""
+
+
+def legend() -> HtmlFragment:
+    """The colour legend used by every figure and trace: upstream, local, edge contribution, gradient.
+
+    Each role is a CSS class ``gg-{role}`` (``gg-upstream``, ``gg-local``, ``gg-contribution``
+    (orange), ``gg-grad`` (teal)) whose colour follows the light and dark palettes.
+    """
+    items = []
+    for role, name, subscript, meaning in LEGEND_ITEMS:
+        symbol = f" g<sub>{escape(subscript)}</sub>" if subscript else ""
+        items.append(
+            f'<li class="gg-legend-item" data-gg-role="{escape(role)}">'
+            f'<span class="gg-swatch gg-swatch-{escape(role)}" aria-hidden="true"></span>'
+            f'<strong class="gg-{escape(role)}">{escape(name)}{symbol}</strong> '
+            f'<span class="gg-legend-note">{escape(meaning)}</span></li>'
+        )
+    return HtmlFragment(f'<ul class="gg gg-legend" aria-label="Colour legend">{"".join(items)}</ul>')
