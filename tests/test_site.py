@@ -1,0 +1,295 @@
+"""The built site: published numbers, figures, privacy, ids, liveness, failure reporting, determinism.
+
+Expected numbers come from PyTorch (`glassgrad.torch_reference`) or from the engine itself, never from
+literals. Every test here needs the site built (`site` marker); the fixture builds it once per session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from conftest import REPO, build_site, page_html
+from glassgrad.examples import LINEAR_INPUTS
+from glassgrad.torch_reference import linear_loss as torch_linear_loss
+
+pytestmark = pytest.mark.site
+
+CHAPTER_1 = "chapters/1-pytorch/"
+
+# Generated figures (SVG outside Material's icons) each page must contain; a page's owner adds its row.
+EXPECTED_FIGURES = {
+    "": 1,  # Home: the hero graph of the first example
+    CHAPTER_1: 0,
+}
+
+
+class _Page(HTMLParser):
+    """Collects a page's visible text, its element ids, its asset URLs and its generated SVGs."""
+
+    # (tag, attribute) pairs whose URL the browser fetches by itself when the page loads.
+    FETCHED = {
+        ("script", "src"), ("img", "src"), ("img", "srcset"), ("iframe", "src"), ("source", "src"),
+        ("source", "srcset"), ("video", "src"), ("video", "poster"), ("audio", "src"), ("embed", "src"),
+        ("object", "data"), ("image", "href"), ("image", "xlink:href"), ("use", "href"), ("use", "xlink:href"),
+        ("input", "src"), ("track", "src"),
+    }
+    LINK_FETCHED = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "manifest", "apple-touch-icon"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.ids: list[str] = []
+        self.assets: list[str] = []
+        self.figures = 0
+        self._open: list[tuple[str, bool]] = []  # (tag, inside a Material icon) for each open element
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        if "id" in values:
+            self.ids.append(values["id"])
+        for name, value in values.items():
+            if (tag, name) in self.FETCHED:
+                self.assets.extend(part.strip().split(" ")[0] for part in value.split(","))
+            if name == "style":
+                self.assets.extend(re.findall(r"url\(\s*['\"]?([^'\")]+)", value))
+        if tag == "link" and self.LINK_FETCHED & set(values.get("rel", "").lower().split()):
+            self.assets.append(values.get("href", ""))
+        in_icon = (bool(self._open) and self._open[-1][1]) or "md-" in values.get("class", "")
+        if tag == "svg" and not in_icon and not any(open_tag == "svg" for open_tag, _ in self._open):
+            self.figures += 1
+        self._in_style = tag == "style"
+        if tag not in {"br", "img", "input", "link", "meta", "hr", "source", "track", "wbr", "area", "col", "embed"}:
+            self._open.append((tag, in_icon))
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if self._open and self._open[-1][0] == tag:
+            self._open.pop()
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_style = False
+        for index in range(len(self._open) - 1, -1, -1):
+            if self._open[index][0] == tag:
+                del self._open[index:]
+                break
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.assets.extend(re.findall(r"(?:url\(|@import)\s*['\"]?([^'\")\s;]+)", data))
+        self.text.append(data)
+
+
+def parse(html: str) -> _Page:
+    """Parse one page."""
+    page = _Page()
+    page.feed(html)
+    page.close()
+    return page
+
+
+def text_of(html: str) -> str:
+    """The page's text with tags removed (code blocks keep their line breaks)."""
+    return "".join(parse(html).text)
+
+
+def is_external(url: str) -> bool:
+    """True for a URL the browser would fetch from another site."""
+    parts = urlsplit(url.strip())
+    return bool(parts.netloc) or parts.scheme not in {"", "data", "blob"}
+
+
+def all_pages(site: Path) -> list[Path]:
+    """Every built HTML file."""
+    return sorted(site.rglob("*.html"))
+
+
+# ---- chapter 1: the published numbers are PyTorch's ------------------------------------------------
+
+
+def test_chapter_1_forward_line_shows_pytorch_values(built_site: Path) -> None:
+    reference = torch_linear_loss()
+    expected = ", ".join(f"{name} = {reference[name][0]}" for name in ("m", "a", "e", "L")).replace(", ", " , ")
+    assert f"Forward: {expected}" in text_of(page_html(built_site, CHAPTER_1))
+
+
+def test_chapter_1_leaf_gradients_match_pytorch(built_site: Path) -> None:
+    text = text_of(page_html(built_site, CHAPTER_1))
+    reference = torch_linear_loss()
+    for leaf in ("w", "x", "b", "y"):
+        printed = re.search(rf"^{leaf}\.grad = tensor\(([-+0-9.e]+)\)$", text, re.MULTILINE)
+        assert printed, f"{leaf}.grad line missing"
+        assert float(printed[1]) == reference[leaf][1]
+
+
+def test_chapter_1_table_has_every_node_with_pytorch_numbers(built_site: Path) -> None:
+    text = text_of(page_html(built_site, CHAPTER_1))
+    reference = torch_linear_loss()
+    assert len(reference) == 8
+    for name, (value, grad) in reference.items():
+        assert f"{name:<5} {value:8.1f} {grad:8.1f}" in text, name
+    assert f"✓ {len(reference)} values and {len(reference)} gradients agree" in text
+
+
+def test_chapter_1_prose_numbers(built_site: Path) -> None:
+    html = page_html(built_site, CHAPTER_1)
+    reference = torch_linear_loss()
+    for name, value in LINEAR_INPUTS.items():
+        assert f'alttext="{name}={value:g}"' in html, name
+    assert f'alttext="{reference["w"][1]:g}"' in html
+    assert f'alttext="{reference["w"][1]:.6f}"' in html  # the finite-difference slope, to 6 decimals
+
+
+# ---- every page -------------------------------------------------------------------------------------
+
+
+def test_every_formula_is_mathml(built_site: Path) -> None:
+    for path in all_pages(built_site):
+        html = path.read_text(encoding="utf-8")
+        leftover = re.findall(r'class="arithmatex">\s*\\[(\[]', html)
+        assert not leftover, f"{path.relative_to(built_site)}: unconverted TeX"
+    assert page_html(built_site, CHAPTER_1).count("<math ") >= 3
+
+
+@pytest.mark.parametrize("page", sorted(EXPECTED_FIGURES))
+def test_generated_figure_count(built_site: Path, page: str) -> None:
+    assert parse(page_html(built_site, page)).figures == EXPECTED_FIGURES[page]
+
+
+def test_no_traceback_on_any_page(built_site: Path) -> None:
+    pages = all_pages(built_site)
+    assert len(pages) >= 3
+    for path in pages:
+        assert "Traceback" not in text_of(path.read_text(encoding="utf-8")), path.relative_to(built_site)
+
+
+def test_no_asset_from_outside_the_site(built_site: Path) -> None:
+    for path in all_pages(built_site):
+        assets = parse(path.read_text(encoding="utf-8")).assets
+        external = [url for url in assets if is_external(url)]
+        assert not external, f"{path.relative_to(built_site)} loads {external}"
+    for path in sorted(built_site.rglob("*.css")):
+        css = path.read_text(encoding="utf-8")
+        external = [url for url in re.findall(r"(?:url\(|@import)\s*['\"]?([^'\")\s;]+)", css) if is_external(url)]
+        assert not external, f"{path.relative_to(built_site)} loads {external}"
+
+
+def test_asset_parser_sees_external_assets() -> None:
+    page = parse(
+        '<script src="https://cdn.example/x.js"></script><link rel="stylesheet" href="//fonts.example/f.css">'
+        '<img srcset="a.png 1x, https://img.example/b.png 2x"><svg><image href="http://e.example/i.png"/></svg>'
+        '<div style="background: url(https://bg.example/p.png)"></div><style>@import "https://s.example/s.css";</style>'
+    )
+    assert [url for url in page.assets if is_external(url)] == [
+        "https://cdn.example/x.js", "//fonts.example/f.css", "https://img.example/b.png",
+        "http://e.example/i.png", "https://bg.example/p.png", "https://s.example/s.css",
+    ]
+
+
+def test_ids_are_unique_on_every_page(built_site: Path) -> None:
+    for path in all_pages(built_site):
+        repeated = [name for name, count in Counter(parse(path.read_text(encoding="utf-8")).ids).items() if count > 1]
+        assert not repeated, f"{path.relative_to(built_site)} repeats ids {repeated[:10]}"
+
+
+def test_package_css_is_published_and_linked(built_site: Path) -> None:
+    css = REPO / "src/glassgrad/viz/glassgrad.css"
+    if not css.exists():
+        pytest.skip("glassgrad.viz has no stylesheet yet")
+    published = built_site / "assets/glassgrad/glassgrad.css"
+    assert published.read_bytes() == css.read_bytes()
+    assert 'href="../../assets/glassgrad/glassgrad.css"' in page_html(built_site, CHAPTER_1)
+
+
+# ---- liveness, failures, determinism (each builds a copy of the tree) -------------------------------
+
+
+def copy_tree(destination: Path) -> Path:
+    """Copy what the build reads (mkdocs.yml, docs/, src/) into `destination`; return it."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
+    destination.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(REPO / "mkdocs.yml", destination / "mkdocs.yml")
+    for folder in ("docs", "src"):
+        shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
+    return destination
+
+
+def engine_numbers(src: Path) -> dict[str, list[float]]:
+    """Values and grads of the first example computed by the glassgrad found in `src` (in a new process)."""
+    program = (
+        "import json, glassgrad.examples as ex, glassgrad.torch_reference as tr\n"
+        "from glassgrad import backward\n"
+        "nodes = ex.linear_loss(); backward(nodes['L'])\n"
+        "print(json.dumps({'engine': {k: [v.data, v.grad] for k, v in nodes.items()},"
+        " 'torch': tr.linear_loss(), 'file': ex.__file__}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    finished = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True)
+    numbers = json.loads(finished.stdout)
+    assert Path(numbers["file"]).is_relative_to(src), "the copy's engine was not the one imported"
+    assert numbers["engine"] == {name: list(pair) for name, pair in numbers["torch"].items()}
+    return numbers["engine"]
+
+
+def test_changed_input_changes_the_published_numbers(tmp_path: Path, built_site: Path) -> None:
+    tree = copy_tree(tmp_path / "tree")
+    examples = tree / "src/glassgrad/examples.py"
+    source = examples.read_text(encoding="utf-8")
+    changed_w = LINEAR_INPUTS["w"] + 0.5
+    edited = re.sub(r'(LINEAR_INPUTS = \{"w": )[-0-9.]+', rf"\g<1>{changed_w!r}", source, count=1)
+    assert edited != source, "could not find LINEAR_INPUTS' w"
+    examples.write_text(edited, encoding="utf-8")
+
+    numbers = engine_numbers(tree / "src")
+    original = torch_linear_loss()
+    assert numbers["w"][0] == changed_w
+    assert numbers["L"][0] != original["L"][0] and numbers["w"][1] != original["w"][1]
+
+    site = tmp_path / "site"
+    build_site(tree, site, pythonpath=tree / "src")  # strict: the page's PyTorch checks still pass
+    text = text_of(page_html(site, CHAPTER_1))
+    for name, (value, grad) in numbers.items():
+        assert f"{name:<5} {value:8.1f} {grad:8.1f}" in text, name
+    assert f"w = torch.tensor({changed_w!r}, requires_grad=True)" in text
+    assert f"Forward: m = {numbers['m'][0]} , a = {numbers['a'][0]}" in text
+    assert f'alttext="w={changed_w:g}"' in page_html(site, CHAPTER_1)
+    assert page_html(site, CHAPTER_1) != page_html(built_site, CHAPTER_1)
+
+
+def test_raising_block_fails_the_build_naming_the_page(tmp_path: Path) -> None:
+    tree = copy_tree(tmp_path / "tree")
+    chapter = tree / "docs/chapters/1-pytorch.md"
+    chapter.write_text(
+        chapter.read_text(encoding="utf-8")
+        + '\n```python exec="1" session="ch1"\nraise RuntimeError("deliberate failure for the test")\n```\n',
+        encoding="utf-8",
+    )
+    finished = build_site(tree, tmp_path / "site", pythonpath=tree / "src", check=False)
+    log = finished.stdout + finished.stderr
+    assert finished.returncode != 0
+    headline = re.search(r"docs/chapters/1-pytorch\.md: exec block (\d+) .*failed with RuntimeError: deliberate", log)
+    assert headline, log[-3000:]
+    blocks = re.findall(r'^```python exec="1"', chapter.read_text(encoding="utf-8"), re.MULTILINE)
+    assert int(headline[1]) == len(blocks)  # the last block on the page is the one that raised
+    assert "Aborted" in log
+
+
+def test_build_is_deterministic(tmp_path: Path, built_site: Path) -> None:
+    second = tmp_path / "site"
+    build_site(REPO, second)
+    first_pages = sorted(path.relative_to(built_site) for path in built_site.glob("chapters/**/index.html"))
+    assert first_pages == sorted(path.relative_to(second) for path in second.glob("chapters/**/index.html"))
+    assert first_pages
+    for relative in [*first_pages, Path("index.html")]:
+        assert (built_site / relative).read_bytes() == (second / relative).read_bytes(), relative
