@@ -140,7 +140,12 @@ def dependency_safe_order(root: Value) -> list[Value]:
 
 
 def trace_dependency_safe_order(root: Value) -> list[OrderEvent]:
-    """The same walk as `dependency_safe_order`, as a list of `OrderEvent`s to replay."""
+    """The same walk from `root` as `dependency_safe_order`, as a list of `OrderEvent`s to replay.
+
+    Raises:
+        CycleError: if the graph has a cycle.
+        TypeError: if `root` is not a `Value`.
+    """
     events: list[OrderEvent] = []
     _walk(root, events)
     return events

@@ -9,7 +9,7 @@ from glassgrad.value import Value, as_float
 
 
 def gradcheck(fn: Callable[..., Value], inputs: Sequence[float], eps: float = 1e-6) -> float:
-    """Compare the engine's gradients of `fn` with central differences; return the largest error.
+    """Compare the engine's gradients of `fn` at `inputs` with central differences; return the largest error.
 
     `fn` takes one `Value` per input and returns a scalar `Value`. For each input the
     numerical slope is ``(fn(x + eps) - fn(x - eps)) / (2 eps)``; the error is

@@ -188,7 +188,7 @@ class Layer(Module):
         self.neurons = [Neuron(nin, nonlin, rng=draw, name=f"{name}n{j}.") for j in range(nout)]
 
     def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
-        """Return one output per neuron; a single `Value` when the layer has one neuron (as micrograd)."""
+        """Return each neuron's output for the inputs `x`; a lone `Value` for a one-neuron layer (as micrograd)."""
         out = [neuron(x) for neuron in self.neurons]
         return out[0] if len(out) == 1 else out
 
@@ -231,7 +231,7 @@ class MLP(Module):
         ]
 
     def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
-        """Run the layers in turn; a single `Value` when the last layer has one neuron."""
+        """Run the inputs `x` through the layers in turn; a single `Value` when the last layer has one neuron."""
         out: Sequence[Value | float] | Value = x
         for layer in self.layers:
             out = layer(out)  # type: ignore[arg-type]

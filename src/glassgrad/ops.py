@@ -118,7 +118,7 @@ def sigmoid(u: Value | float, label: str = "") -> Value:
 
 
 def tanh(u: Value | float, label: str = "") -> Value:
-    """Hyperbolic tangent t; local derivative 1 - t²."""
+    """Hyperbolic tangent t = tanh(u); local derivative 1 - t²."""
     u = _value(u)
     t = math.tanh(u.data)
     return Value(t, label, (ParentLink(u, 1.0 - t * t),), "tanh")

@@ -30,7 +30,10 @@ def _read(nodes: Mapping[str, torch.Tensor]) -> Reference:
 
 
 def linear_loss(**inputs: float) -> Reference:
-    """PyTorch's values and grads for m = w·x, a = m + b, e = a - y, L = e², by node name."""
+    """PyTorch's values and grads for m = w·x, a = m + b, e = a - y, L = e², by node name.
+
+    Keyword arguments (`inputs`) override `LINEAR_INPUTS`, as in `glassgrad.examples.linear_loss`.
+    """
     t = _leaves(LINEAR_INPUTS, inputs)
     m = t["w"] * t["x"]
     a = m + t["b"]
@@ -43,7 +46,10 @@ def linear_loss(**inputs: float) -> Reference:
 
 
 def sigmoid_neuron(fused: bool, **inputs: float) -> Reference:
-    """PyTorch's values and grads for L = (σ(w·x + b) - y)², fused (`torch.sigmoid`) or atomic."""
+    """PyTorch's values and grads for L = (σ(w·x + b) - y)², `fused` (`torch.sigmoid`) or atomic.
+
+    Keyword arguments (`inputs`) override `SIGMOID_INPUTS`, as in `glassgrad.examples.sigmoid_neuron`.
+    """
     t = _leaves(SIGMOID_INPUTS, inputs)
     m = t["w"] * t["x"]
     z = m + t["b"]
@@ -68,6 +74,12 @@ def sigmoid_neuron(fused: bool, **inputs: float) -> Reference:
 
 def compare(nodes: Mapping[str, Value], reference: Reference, *, rel_tol: float = 1e-12, abs_tol: float = 1e-12) -> None:
     """Check every named glassgrad node against PyTorch's (value, grad); raise one error listing all mismatches.
+
+    Args:
+        nodes: glassgrad `Value`s by name, after backward.
+        reference: ``{name: (value, grad)}`` from PyTorch (`linear_loss`, `sigmoid_neuron`).
+        rel_tol: relative tolerance of `math.isclose`.
+        abs_tol: absolute tolerance of `math.isclose` (for numbers near zero).
 
     Raises:
         MismatchError: naming each node whose value or grad differs (beyond the tolerances),

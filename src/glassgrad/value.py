@@ -162,7 +162,8 @@ class Value:
     def backward(self, *, accumulate: bool = False) -> None:
         """Fill `.grad` of every value this one depends on (see `glassgrad.autograd.backward`).
 
-        Records no teaching trace; call `glassgrad.backward(value)` for the steps.
+        ``accumulate=True`` adds into the existing gradients (PyTorch's semantics) instead of
+        replacing them. Records no teaching trace; call `glassgrad.backward(value)` for the steps.
         """
         _autograd.backward(self, accumulate=accumulate, record=False)
 
