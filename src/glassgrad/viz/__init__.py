@@ -6,6 +6,7 @@ markdown-exec block with ``html="1"``, or leave it as the last expression of a J
 Outside the site, add `stylesheet()` once for the colours.
 """
 
+from glassgrad.viz.animate import PlayerFragment, animate_backward, animate_order, side_by_side
 from glassgrad.viz.cards import show_backward_steps, show_complete_state
 from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
 from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph, graph_ids
@@ -15,6 +16,9 @@ __all__ = [
     "GraphFigure",
     "GraphIds",
     "HtmlFragment",
+    "PlayerFragment",
+    "animate_backward",
+    "animate_order",
     "draw_graph",
     "escape",
     "fmt",
@@ -26,6 +30,7 @@ __all__ = [
     "show_dependency_order",
     "show_order_walk",
     "show_parent_link",
+    "side_by_side",
     "stylesheet",
     "stylesheet_text",
 ]
