@@ -129,7 +129,8 @@ def relu(u: Value | float, label: str = "") -> Value:
     u = _value(u)
     x = u.data
     if x <= 0.0:
-        return Value(0.0, label, (ParentLink(u, 0.0),), "ReLU")
+        # x itself at ±0: PyTorch keeps the sign, relu(-0.0) = -0.0.
+        return Value(0.0 if x < 0.0 else x, label, (ParentLink(u, 0.0),), "ReLU")
     return Value(x, label, (ParentLink(u, 1.0),), "ReLU")
 
 
