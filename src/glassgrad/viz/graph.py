@@ -44,6 +44,9 @@ TEXT_CLASSES = {
 }
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
 
+DEFAULT_MIN_WIDTH = 640
+"""Default narrowest width of a graph, in CSS pixels: it fits a desktop column; a phone scrolls sideways."""
+
 HIDDEN = "—"
 """What a value box shows in place of its grad when ``show_grad=False``."""
 
@@ -212,7 +215,8 @@ def draw_graph(
         root: the output whose ancestors are drawn (usually the loss).
         show_grad: show each ``.grad``; ``False`` draws "—" (the graph before backward).
         min_width: the narrowest the drawing may be scaled to, in CSS pixels (on narrower
-            screens the box scrolls sideways). Default: 80 % of the natural width.
+            screens the box scrolls sideways). Default: the natural width, at most
+            `DEFAULT_MIN_WIDTH` (640).
         id_prefix: force the id prefix (a letter then letters, digits, ``_``, ``-``).
             Default: derived from everything drawn, so the same graph gives the same bytes
             in every build and different graphs on one page get different ids. Draw one
@@ -265,7 +269,7 @@ def draw_graph(
 
     title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
     svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title)
-    narrowest = min_width if min_width is not None else round(natural * 0.8)
+    narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)
     widest = max(round(natural), narrowest)
     svg = svg.replace(
         '<svg role="img"',

@@ -102,7 +102,7 @@ def stylesheet() -> HtmlFragment:
 LEGEND_ITEMS = (
     ("upstream", "upstream", "v", "∂L/∂v, already accumulated in v.grad"),
     ("local", "local", None, "∂v/∂u, saved in the ParentLink during the forward pass"),
-    ("contribution", "edge contribution", "u", "Δg_u = upstream × local, added to u.grad"),
+    ("contribution", "edge contribution", "u", "upstream × local, added to u.grad"),
     ("grad", "gradient", None, ".grad after backward: ∂L/∂node"),
 )
 """(CSS role, name, subscript of g or None, meaning) of each colour in `legend`, in display order."""

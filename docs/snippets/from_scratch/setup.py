@@ -1,0 +1,35 @@
+# Chapter 2's imports and one helper; run hidden at the top of the page.
+import inspect
+
+import torch
+
+from glassgrad import (
+    CycleError,
+    ParentLink,
+    Value,
+    add,
+    backward,
+    dependency_safe_order,
+    multiply,
+    square,
+    subtract,
+)
+from glassgrad.examples import linear_loss
+from glassgrad.torch_reference import compare
+from glassgrad.torch_reference import linear_loss as torch_linear_loss
+from glassgrad.viz import (
+    draw_graph,
+    legend,
+    show_backward_steps,
+    show_complete_state,
+    show_dependency_order,
+    show_order_walk,
+    show_parent_link,
+)
+
+
+def engine_source(obj) -> str:
+    """The current source of `obj` from src/glassgrad, as a Markdown code fence titled with its file."""
+    path = inspect.getsourcefile(obj).replace("\\", "/")
+    path = "src/glassgrad/" + path.rsplit("/glassgrad/", 1)[1]
+    return f'````python title="{path}"\n{inspect.getsource(obj).rstrip()}\n````\n'
