@@ -54,6 +54,7 @@ class _Page(HTMLParser):
         self.figures = 0
         self._open: list[tuple[str, bool]] = []  # (tag, inside a Material icon) for each open element
         self._in_style = False
+        self._in_article = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
@@ -66,8 +67,15 @@ class _Page(HTMLParser):
                 self.assets.extend(re.findall(r"url\(\s*['\"]?([^'\")]+)", value))
         if tag == "link" and self.LINK_FETCHED & set(values.get("rel", "").lower().split()):
             self.assets.append(values.get("href", ""))
-        in_icon = (bool(self._open) and self._open[-1][1]) or "md-" in values.get("class", "")
-        if tag == "svg" and not in_icon and not any(open_tag == "svg" for open_tag, _ in self._open):
+        classes = values.get("class", "").split()
+        # A figure is an outermost <svg> in the page's article that is not one of Material's icons.
+        in_icon = (bool(self._open) and self._open[-1][1]) or any(
+            name in classes for name in ("md-icon", "twemoji", "md-content__button", "headerlink")
+        )
+        if tag == "article":
+            self._in_article = True
+        outermost = not any(open_tag == "svg" for open_tag, _ in self._open)
+        if tag == "svg" and self._in_article and not in_icon and outermost:
             self.figures += 1
         self._in_style = tag == "style"
         if tag not in {"br", "img", "input", "link", "meta", "hr", "source", "track", "wbr", "area", "col", "embed"}:
@@ -80,6 +88,8 @@ class _Page(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         self._in_style = False
+        if tag == "article":
+            self._in_article = False
         for index in range(len(self._open) - 1, -1, -1):
             if self._open[index][0] == tag:
                 del self._open[index:]
@@ -183,6 +193,15 @@ def test_no_asset_from_outside_the_site(built_site: Path) -> None:
         css = path.read_text(encoding="utf-8")
         external = [url for url in re.findall(r"(?:url\(|@import)\s*['\"]?([^'\")\s;]+)", css) if is_external(url)]
         assert not external, f"{path.relative_to(built_site)} loads {external}"
+
+
+def test_figure_counter_skips_icons() -> None:
+    page = parse(
+        '<header><svg></svg></header><article class="md-content__inner md-typeset">'
+        '<a class="md-content__button md-icon"><svg></svg></a><figure><svg><g><svg></svg></g></svg></figure>'
+        '<span class="twemoji"><svg></svg></span><div><svg></svg></div></article><footer><svg></svg></footer>'
+    )
+    assert page.figures == 2
 
 
 def test_asset_parser_sees_external_assets() -> None:
