@@ -66,20 +66,23 @@ _STYLE = (
     + "{"
     + "".join(f"--gg-plot-series-{i}:{dark};" for i, (_, dark) in enumerate(SERIES_COLOURS))
     + "}"
-    + ".gg-plot{margin:1em 0}"
-    + ".gg-plot-title{font-weight:600;margin-bottom:.25em}"
-    + ".gg-plot-legend{display:flex;flex-wrap:wrap;gap:.2em 1.2em;list-style:none;margin:.3em 0 0;padding:0}"
-    + ".gg-plot-legend li{margin:0;display:flex;align-items:center;gap:.4em}"
-    + ".gg-plot-note{margin:.3em 0 0;opacity:.8}"
     # A 560-unit viewBox on a 375 px phone shrinks 13-unit text to 8 px; draw it larger there.
     + "@media (max-width:600px){.gg-plot-svg{font-size:17px}}"
     + "</style>"
 )
-"""Per-figure CSS: the series palette as variables (light, then dark) and the legend layout.
+"""Per-figure CSS: the series palette as variables (light, then dark) and larger text on phones.
 
 Identical in every figure, so repeating it is harmless; it keeps a plot self-contained in
 Jupyter as well as on the site.
 """
+
+
+# Inline styles: a site theme styles bare figures, captions and lists (centred, italic, bulleted);
+# a plot's own layout must win over that whatever the theme's selectors are.
+_FIGURE = "display:block;width:100%;max-width:100%;margin:1em 0;text-align:left"
+_CAPTION = "max-width:none;margin:.4em 0 0;font-style:normal;text-align:left"
+_LEGEND = "display:flex;flex-wrap:wrap;gap:.2em 1.2em;list-style:none;margin:0;padding:0"
+_LEGEND_ITEM = "display:flex;align-items:center;gap:.4em;margin:0;list-style:none"
 
 
 def format_number(value: float, decimals: int = 1) -> str:
@@ -294,6 +297,7 @@ class Series:
         dashed: draw with the slot's dash pattern even in slot 0.
         markers: draw a dot at every point (for sparse data), as well as the line.
         line: draw the joining line (``False`` with ``markers=True`` gives a scatter plot).
+        nan_marks: also draw a cross on the top edge at each nan (a gap alone is easy to miss).
     """
 
     name: str
@@ -301,6 +305,7 @@ class Series:
     dashed: bool = False
     markers: bool = False
     line: bool = True
+    nan_marks: bool = False
 
 
 @dataclass(frozen=True)
@@ -317,6 +322,7 @@ class _Outcome:
     """What happened to one series' points: counts of gaps and clipped points, for the note."""
 
     nan: int = 0
+    nan_marked: int = 0
     negative: int = 0
     above: dict[str, int] = field(default_factory=dict)
     below: dict[str, int] = field(default_factory=dict)
@@ -385,6 +391,13 @@ def _triangle(x: float, y: float, up: bool) -> str:
     return f"M{f(x)},{f(tip)}L{f(x - 4)},{f(base)}L{f(x + 4)},{f(base)}Z"
 
 
+def _cross(x: float, y: float) -> str:
+    """Path data of a small cross centred just inside the top edge (a nan result)."""
+    f = format_number
+    y += 5
+    return f"M{f(x - 3.5)},{f(y - 3.5)}L{f(x + 3.5)},{f(y + 3.5)}M{f(x - 3.5)},{f(y + 3.5)}L{f(x + 3.5)},{f(y - 3.5)}"
+
+
 def _place(y: float, y_scale: Scale) -> str:
     """Where a y value goes: ``"in"`` the range, ``"gap"`` (nan; negative on a log axis), or a clip reason.
 
@@ -416,12 +429,20 @@ def _series_svg(slot: int, series: Series, x_scale: Scale, y_scale: Scale, area:
     dots: list[tuple[str, str]] = []
     clipped: list[str] = []
     last_clip: dict[bool, float] = {}
+    crosses: list[str] = []
+    last_cross: float | None = None
     for x, y in series.points:
         x, y = float(x), float(y)
         place = _place(y, y_scale)
         if not (x_scale.can_show(x) and x_low <= x <= x_high) or place.startswith("gap"):
             if place == "gap:negative":
                 outcome.negative += 1
+            elif series.nan_marks and place == "gap:nan" and x_scale.can_show(x) and x_low <= x <= x_high:
+                outcome.nan_marked += 1
+                px = x_scale.position(x)
+                if last_cross is None or abs(px - last_cross) >= 5:
+                    crosses.append(_cross(px, top))
+                    last_cross = px
             else:
                 outcome.nan += 1
             pieces.append([])
@@ -459,6 +480,8 @@ def _series_svg(slot: int, series: Series, x_scale: Scale, y_scale: Scale, area:
         parts.append(f'<circle class="gg-plot-dot" cx="{x}" cy="{y}" r="2.6" fill="currentColor"/>')
     if clipped:
         parts.append(f'<path class="gg-plot-clipped" d="{"".join(clipped)}" fill="currentColor"/>')
+    if crosses:
+        parts.append(f'<path class="gg-plot-nan" d="{"".join(crosses)}" fill="none" stroke="currentColor" stroke-width="1.5"/>')
     parts.append("</g>")
     return "".join(parts), outcome
 
@@ -485,6 +508,9 @@ def _note_lines(named: Sequence[tuple[str, _Outcome]]) -> list[str]:
         bits = []
         if outcome.nan:
             bits.append(f"{outcome.nan} nan point{'s' * (outcome.nan != 1)} (gaps in the line)")
+        if outcome.nan_marked:
+            n = outcome.nan_marked
+            bits.append(f"{n} nan point{'s' * (n != 1)} (× on the top edge)")
         if outcome.negative:
             bits.append(f"{outcome.negative} negative point{'s' * (outcome.negative != 1)} (gaps: no place on a log axis)")
         for counts, edge, arrow in ((outcome.above, "top", "▲"), (outcome.below, "bottom", "▼")):
@@ -530,12 +556,13 @@ def plot_figure(
             + ('<circle cx="14" cy="5" r="3" fill="currentColor"/>' if series.markers else "")
             + "</svg>"
         )
-        items.append(f"<li>{swatch}{escape(series.name)}</li>")
-    heading = f'<div class="gg-plot-title">{escape(title)}</div>' if title else ""
-    legend_html = f'<ul class="gg-plot-legend">{"".join(items)}</ul>' if items else ""
-    notes_html = "".join(f'<p class="gg-plot-note">{escape(line)}</p>' for line in notes)
+        items.append(f'<li style="{_LEGEND_ITEM}">{swatch}{escape(series.name)}</li>')
+    heading = f'<div class="gg-plot-title" style="font-weight:600;margin-bottom:.3em">{escape(title)}</div>' if title else ""
+    legend_html = f'<ul class="gg-plot-legend" style="{_LEGEND}">{"".join(items)}</ul>' if items else ""
+    notes_html = "".join(f'<p class="gg-plot-note" style="margin:.3em 0 0;opacity:.8">{escape(line)}</p>' for line in notes)
     return HtmlFragment(
-        f'<figure class="gg gg-plot">{_STYLE}{heading}{svg}<figcaption>{legend_html}{notes_html}</figcaption></figure>'
+        f'<figure class="gg gg-plot" style="{_FIGURE}">{_STYLE}{heading}{svg}'
+        f'<figcaption style="{_CAPTION}">{legend_html}{notes_html}</figcaption></figure>'
     )
 
 
@@ -549,6 +576,8 @@ def line_plot(
     title: str | None = None,
     x_range: tuple[float, float] | None = None,
     y_range: tuple[float, float] | None = None,
+    x_ticks: Sequence[float] | None = None,
+    y_ticks: Sequence[float] | None = None,
     markers: Sequence[Marker] = (),
     note: str | None = None,
     area: PlotArea = PlotArea(),
@@ -562,6 +591,7 @@ def line_plot(
         title: shown above the plot and used as the SVG's accessible title.
         x_range, y_range: fixed domains; by default the data widened to nice ticks (or whole decades).
             Points beyond a fixed y range are clipped to the edge and listed in the note.
+        x_ticks, y_ticks: tick values for a fixed range (default: `nice_ticks` or `log_ticks`).
         markers: special points to ring and label (a minimum, a threshold).
         note: an extra sentence printed under the legend.
         area: canvas size and margins.
@@ -583,11 +613,11 @@ def line_plot(
     x_kind: type[LinearScale] | type[LogScale] = LogScale if log_x else LinearScale
     y_kind: type[LinearScale] | type[LogScale] = LogScale if log_y else LinearScale
     if x_range is not None:
-        x_scale: Scale = x_kind(x_range, area.x_pixels)
+        x_scale: Scale = x_kind(x_range, area.x_pixels, x_ticks)
     else:
         x_scale = x_kind.fit([x for x, _ in all_points] + [m.x for m in markers], area.x_pixels)
     if y_range is not None:
-        y_scale: Scale = y_kind(y_range, area.y_pixels)
+        y_scale: Scale = y_kind(y_range, area.y_pixels, y_ticks)
     else:
         y_scale = y_kind.fit([y for _, y in all_points] + [m.y for m in markers], area.y_pixels)
     body = [axes_svg(area, x_scale, y_scale, x_label=x_label, y_label=y_label)]
