@@ -1,0 +1,515 @@
+"""Benchmark glassgrad against micrograd and PyTorch scalar autograd (`make bench`).
+
+Each measurement runs in a fresh subprocess of its own: what else a process has imported
+(torch above all) changes what Python's cycle collector must traverse on large graphs.
+The cycle collector stays on, because it is part of the real cost of building a graph.
+
+Workloads, the same source code for every engine:
+
+1. a ReLU MLP 16 -> 32 -> 1 over 64 points, squared error summed (about 73,000 nodes):
+   forward (graph build) and backward, median of repeated runs; for glassgrad both
+   `L.backward()` and `glassgrad.backward(L)` (every chain-rule step recorded);
+2. chains of ReLU nodes, 10^3 to 10^6 long: time and peak resident memory;
+3. bytes per node of the MLP graph (tracemalloc), glassgrad against micrograd.
+
+Run `python scripts/bench.py` (writes the table into README.md between the bench markers),
+`--quick` for tiny sizes (never writes README.md), `--no-readme` to only print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+START_MARKER = "<!-- bench:start -->"
+END_MARKER = "<!-- bench:end -->"
+
+# Engine keys, in table order, with the name printed for each.
+ENGINES = {
+    "glassgrad": "glassgrad `L.backward()`",
+    "glassgrad-steps": "glassgrad `backward(L)` (steps recorded)",
+    "micrograd": "micrograd 0.1.0",
+    "torch": "PyTorch scalar tensors (float64)",
+}
+CHAIN_ENGINES = ("glassgrad", "micrograd", "torch")
+MEMORY_ENGINES = ("glassgrad", "micrograd")
+WORKER_TIMEOUT_S = 600
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """How big each workload is and how many timed runs give each median."""
+
+    n_in: int
+    n_hidden: int
+    n_points: int
+    mlp_runs: int
+    chains: tuple[int, ...]
+    chain_runs: int
+    big_chain_runs: int  # fewer runs for the longest chain: one run already takes seconds
+
+
+FULL = Sizes(n_in=16, n_hidden=32, n_points=64, mlp_runs=7, chains=(10**3, 10**4, 10**5, 10**6), chain_runs=5, big_chain_runs=3)
+# The 2,000 chain is past micrograd's recursion limit, so --quick also exercises the failure cell.
+QUICK = Sizes(n_in=4, n_hidden=8, n_points=4, mlp_runs=2, chains=(20, 200, 2000), chain_runs=2, big_chain_runs=2)
+
+
+# --------------------------------------------------------------------------------------------
+# Worker side: runs in a fresh process, imports one engine only, prints one JSON line.
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Engine:
+    """The few calls that differ between engines; the model code itself is shared."""
+
+    parameter: Callable[[float], Any]  # a leaf that needs a gradient
+    constant: Callable[[float], Any]  # an input wrapped as a value (no gradient needed)
+    backward: Callable[[Any], None]
+    zero_grad: Callable[[list[Any]], None]
+    grad: Callable[[Any], float]
+    data: Callable[[Any], float]
+    count_nodes: Callable[[Any], int] | None
+
+
+def load_engine(key: str) -> Engine:
+    """Import exactly one engine (so the process holds nothing else) and wrap it."""
+    if key in ("glassgrad", "glassgrad-steps"):
+        import glassgrad
+
+        def zero_nothing(params: list[Any]) -> None:
+            pass  # glassgrad's backward clears every reachable .grad itself
+
+        if key == "glassgrad":
+            backward = lambda loss: loss.backward()  # noqa: E731
+        else:
+            backward = lambda loss: glassgrad.backward(loss)  # noqa: E731
+        return Engine(
+            parameter=glassgrad.Value,
+            constant=glassgrad.Value,
+            backward=backward,
+            zero_grad=zero_nothing,
+            grad=lambda v: v.grad,
+            data=lambda v: v.data,
+            count_nodes=lambda root: len(glassgrad.dependency_safe_order(root)),
+        )
+    if key == "micrograd":
+        from micrograd.engine import Value as MicroValue
+
+        def zero_micro(params: list[Any]) -> None:
+            for p in params:
+                p.grad = 0  # micrograd accumulates into .grad across calls
+
+        return Engine(
+            parameter=MicroValue,
+            constant=MicroValue,
+            backward=lambda loss: loss.backward(),
+            zero_grad=zero_micro,
+            grad=lambda v: float(v.grad),
+            data=lambda v: float(v.data),
+            count_nodes=count_micrograd_nodes,
+        )
+    if key == "torch":
+        import torch
+
+        torch.set_num_threads(1)  # scalar work: threads only add hand-off cost
+
+        def zero_torch(params: list[Any]) -> None:
+            for p in params:
+                p.grad = None
+
+        return Engine(
+            parameter=lambda x: torch.tensor(x, dtype=torch.float64, requires_grad=True),
+            constant=lambda x: torch.tensor(x, dtype=torch.float64),
+            backward=lambda loss: loss.backward(),
+            zero_grad=zero_torch,
+            grad=lambda v: v.grad.item(),
+            data=lambda v: v.item(),
+            count_nodes=None,
+        )
+    raise ValueError(f"unknown engine {key!r}")
+
+
+def count_micrograd_nodes(root: Any) -> int:
+    """Every micrograd Value reachable from `root` (iterative: the graph is deep)."""
+    seen = {id(root)}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for parent in node._prev:
+            if id(parent) not in seen:
+                seen.add(id(parent))
+                stack.append(parent)
+    return len(seen)
+
+
+def make_mlp_data(sizes: Sizes) -> tuple[list[list[float]], list[float], list[float]]:
+    """The same points, targets and initial weights for every engine (fixed seed)."""
+    rng = random.Random(1234)
+    points = [[rng.uniform(-1.0, 1.0) for _ in range(sizes.n_in)] for _ in range(sizes.n_points)]
+    targets = [rng.uniform(-1.0, 1.0) for _ in range(sizes.n_points)]
+    n_weights = sizes.n_hidden * (sizes.n_in + 1) + sizes.n_hidden + 1
+    weights = [rng.uniform(-1.0, 1.0) / sizes.n_in**0.5 for _ in range(n_weights)]
+    return points, targets, weights
+
+
+def mlp_loss(engine: Engine, params: list[Any], points: list[list[float]], targets: list[float], sizes: Sizes) -> Any:
+    """Squared error of a ReLU MLP n_in -> n_hidden -> 1, summed over the points (micrograd style)."""
+    stride = sizes.n_in + 1
+    hidden = [(params[k * stride : k * stride + sizes.n_in], params[k * stride + sizes.n_in]) for k in range(sizes.n_hidden)]
+    out_start = sizes.n_hidden * stride
+    out_weights, out_bias = params[out_start : out_start + sizes.n_hidden], params[-1]
+    loss = None
+    for point, target in zip(points, targets):
+        xs = [engine.constant(x) for x in point]
+        acts = [sum((w * x for w, x in zip(ws, xs)), b).relu() for ws, b in hidden]
+        prediction = sum((w * a for w, a in zip(out_weights, acts)), out_bias)
+        squared_error = (prediction - target) ** 2
+        loss = squared_error if loss is None else loss + squared_error
+    return loss
+
+
+def time_mlp(key: str, sizes: Sizes, measure_memory: bool) -> dict[str, Any]:
+    """Median forward and backward times of the MLP (one warm-up run first), gradients, bytes per node."""
+    engine = load_engine(key)
+    points, targets, weights = make_mlp_data(sizes)
+    params = [engine.parameter(w) for w in weights]
+    forward_s, backward_s = [], []
+    for run in range(sizes.mlp_runs + 1):
+        engine.zero_grad(params)
+        gc.collect()  # start every run from the same heap; the previous graph is freed here, untimed
+        t0 = time.perf_counter()
+        loss = mlp_loss(engine, params, points, targets, sizes)
+        t1 = time.perf_counter()
+        engine.backward(loss)
+        t2 = time.perf_counter()
+        if run > 0:  # run 0 warms caches and the allocator
+            forward_s.append(t1 - t0)
+            backward_s.append(t2 - t1)
+        if run < sizes.mlp_runs:
+            del loss
+    result: dict[str, Any] = {
+        "forward_ms": 1e3 * statistics.median(forward_s),
+        "backward_ms": 1e3 * statistics.median(backward_s),
+        "total_ms": 1e3 * statistics.median(f + b for f, b in zip(forward_s, backward_s)),
+        "loss": engine.data(loss),
+        "grads": [engine.grad(p) for p in params],
+        "nodes": engine.count_nodes(loss) if engine.count_nodes else None,
+    }
+    del loss
+    if measure_memory:
+        result["bytes_per_node"] = mlp_bytes_per_node(engine, sizes, points, targets, weights)
+    return result
+
+
+def mlp_bytes_per_node(engine: Engine, sizes: Sizes, points: list[list[float]], targets: list[float], weights: list[float]) -> float:
+    """Bytes the MLP graph holds after forward and backward, per node (tracemalloc)."""
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    params = [engine.parameter(w) for w in weights]
+    loss = mlp_loss(engine, params, points, targets, sizes)
+    engine.backward(loss)
+    held = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    assert engine.count_nodes is not None
+    return held / engine.count_nodes(loss)
+
+
+def reset_peak_rss() -> bool:
+    """Reset the kernel's peak-RSS mark (Linux: write 5 to clear_refs); False if unsupported."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def rss_kib(field: str) -> int:
+    """A memory field of this process from /proc/self/status (VmRSS, VmHWM), in KiB."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"{field} not in /proc/self/status")
+
+
+def time_chain(key: str, length: int, runs: int) -> dict[str, Any]:
+    """Median build + backward time of a chain of `length` ReLU nodes, and its peak memory."""
+    engine = load_engine(key)
+    times = []
+    peak_kib = 0
+    for _ in range(runs):
+        gc.collect()
+        base_kib = rss_kib("VmRSS")
+        can_reset = reset_peak_rss()
+        t0 = time.perf_counter()
+        leaf = engine.parameter(1.5)
+        node = leaf
+        for _ in range(length):
+            node = node.relu()
+        try:
+            engine.backward(node)
+        except RecursionError:
+            return {"error": "RecursionError"}  # micrograd's recursive topological sort
+        times.append(time.perf_counter() - t0)
+        if engine.grad(leaf) != 1.0:
+            raise AssertionError(f"{key}: chain gradient {engine.grad(leaf)} != 1")
+        if can_reset:
+            peak_kib = max(peak_kib, rss_kib("VmHWM") - base_kib)
+        del node, leaf
+    return {"ms": 1e3 * statistics.median(times), "peak_mib": peak_kib / 1024 if can_reset else None}
+
+
+def worker(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run one measurement described by `spec` (in this fresh process)."""
+    assert gc.isenabled(), "the cycle collector must stay on: it is part of the cost"
+    sizes = Sizes(**{**spec["sizes"], "chains": tuple(spec["sizes"]["chains"])})
+    if spec["task"] == "mlp":
+        return time_mlp(spec["engine"], sizes, spec.get("memory", False))
+    if spec["task"] == "chain":
+        return time_chain(spec["engine"], spec["length"], spec["runs"])
+    raise ValueError(f"unknown task {spec['task']!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# Driver side: spawns the workers, prints the tables, writes README.md.
+# --------------------------------------------------------------------------------------------
+
+
+def run_worker(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run `spec` in a fresh interpreter; a crash becomes an error cell, not a crash here."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=WORKER_TIMEOUT_S, env=env, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timeout ({WORKER_TIMEOUT_S} s)"}
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"error": last[:80]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def fmt_ms(ms: float) -> str:
+    """Milliseconds with about three significant digits."""
+    return f"{ms:,.0f}" if ms >= 100 else f"{ms:.1f}" if ms >= 1 else f"{ms:.3f}"
+
+
+def fmt_count(n: int) -> str:
+    """10^k for exact powers of ten, else digits with commas."""
+    k = len(str(n)) - 1
+    return f"10^{k}" if n == 10**k and k >= 3 else f"{n:,}"
+
+
+def gradients_agree(results: dict[str, dict[str, Any]]) -> tuple[bool, float]:
+    """Do all engines give the same loss and parameter gradients? Return (ok, largest relative error)."""
+    ok_results = [r for r in results.values() if "error" not in r]
+    reference = ok_results[0]
+    worst = 0.0
+    for r in ok_results[1:]:
+        pairs = [(r["loss"], reference["loss"]), *zip(r["grads"], reference["grads"])]
+        for got, want in pairs:
+            worst = max(worst, abs(got - want) / max(1.0, abs(want)))
+    return worst < 1e-9, worst
+
+
+def mlp_table(results: dict[str, dict[str, Any]], sizes: Sizes) -> list[str]:
+    """Markdown table of the MLP timings, with the ratio of each total to glassgrad's."""
+    base = results["glassgrad"].get("total_ms")
+    lines = [
+        f"**MLP {sizes.n_in} → {sizes.n_hidden} → 1 over {sizes.n_points} points**, forward (build) + backward, "
+        f"median of {sizes.mlp_runs} runs:",
+        "",
+        "| engine | nodes | forward ms | backward ms | total ms | × glassgrad |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for key, name in ENGINES.items():
+        r = results[key]
+        if "error" in r:
+            lines.append(f"| {name} | | fails: {r['error']} | | | |")
+            continue
+        nodes = f"{r['nodes']:,}" if r["nodes"] else "n/a"
+        ratio = f"{r['total_ms'] / base:.2f}×" if base else "n/a"
+        lines.append(
+            f"| {name} | {nodes} | {fmt_ms(r['forward_ms'])} | {fmt_ms(r['backward_ms'])} | {fmt_ms(r['total_ms'])} | {ratio} |"
+        )
+    return lines
+
+
+def chain_table(chains: dict[str, dict[int, dict[str, Any]]], sizes: Sizes) -> list[str]:
+    """Markdown table of chain time and peak memory per length, with glassgrad's growth per step."""
+    names = {"glassgrad": "glassgrad", "micrograd": "micrograd", "torch": "PyTorch"}
+    header = "| nodes | " + " | ".join(f"{names[k]} ms | {names[k]} peak MiB" for k in CHAIN_ENGINES) + " | glassgrad time ÷ previous |"
+    lines = [
+        f"**Chains of ReLU nodes**, build + backward, median of {sizes.chain_runs} runs "
+        f"({sizes.big_chain_runs} for the longest); peak resident memory above the start of the run:",
+        "",
+        header,
+        "| ---: |" + " ---: | ---: |" * len(CHAIN_ENGINES) + " ---: |",
+    ]
+    previous = None
+    for length in sizes.chains:
+        cells = [fmt_count(length)]
+        for key in CHAIN_ENGINES:
+            r = chains[key][length]
+            if "error" in r:
+                cells += [f"fails: {r['error']}", ""]
+            else:
+                cells += [fmt_ms(r["ms"]), f"{r['peak_mib']:.1f}" if r["peak_mib"] is not None else "n/a"]
+        g = chains["glassgrad"][length]
+        growth = f"{g['ms'] / previous:.1f}×" if previous and "error" not in g else ""
+        previous = g.get("ms")
+        lines.append("| " + " | ".join(cells + [growth]) + " |")
+    return lines
+
+
+def memory_table(results: dict[str, dict[str, Any]]) -> list[str]:
+    """Markdown table of bytes per node of the MLP graph."""
+    lines = [
+        "**Memory of the MLP graph** after forward + backward (tracemalloc, bytes the graph holds ÷ its nodes):",
+        "",
+        "| engine | nodes | bytes per node |",
+        "| --- | ---: | ---: |",
+    ]
+    for key in MEMORY_ENGINES:
+        r = results[key]
+        if "error" in r:
+            lines.append(f"| {ENGINES[key]} | | fails: {r['error']} |")
+        else:
+            lines.append(f"| {ENGINES[key]} | {r['nodes']:,} | {r['bytes_per_node']:.0f} |")
+    return lines
+
+
+def check_targets(mlp: dict[str, dict[str, Any]], chains: dict[str, dict[int, dict[str, Any]]], sizes: Sizes) -> list[tuple[str, str, bool]]:
+    """The project's speed and memory targets: (target, measured, passed) for each."""
+
+    def total(key: str) -> float | None:
+        return mlp[key].get("total_ms")
+
+    def ratio(numerator: float | None, denominator: float | None) -> float | None:
+        return numerator / denominator if numerator and denominator else None
+
+    longest, shorter = sizes.chains[-1], sizes.chains[-2]
+    checks = [
+        ("MLP: glassgrad ≥ 4× faster than micrograd", ratio(total("micrograd"), total("glassgrad")), lambda x: x >= 4.0),
+        ("MLP: glassgrad ≥ 2.5× faster than PyTorch scalar autograd", ratio(total("torch"), total("glassgrad")), lambda x: x >= 2.5),
+        ("MLP: recording the steps costs ≤ 1.5× the time without", ratio(total("glassgrad-steps"), total("glassgrad")), lambda x: x <= 1.5),
+        (
+            f"chain: {fmt_count(longest)} nodes take ≤ 12× the time of {fmt_count(shorter)}",
+            ratio(chains["glassgrad"][longest].get("ms"), chains["glassgrad"][shorter].get("ms")),
+            lambda x: x <= 12.0,
+        ),
+        (
+            "memory: glassgrad ≤ ½ of micrograd's bytes per node",
+            ratio(mlp["glassgrad"].get("bytes_per_node"), mlp["micrograd"].get("bytes_per_node")),
+            lambda x: x <= 0.5,
+        ),
+    ]
+    return [(name, f"{value:.2f}×" if value is not None else "n/a", value is not None and passes(value)) for name, value, passes in checks]
+
+
+def targets_table(targets: list[tuple[str, str, bool]]) -> list[str]:
+    """Markdown table of the targets with PASS or FAIL."""
+    lines = ["| target | measured | result |", "| --- | ---: | --- |"]
+    lines += [f"| {name} | {measured} | {'PASS' if passed else 'FAIL'} |" for name, measured, passed in targets]
+    return lines
+
+
+def machine_line() -> str:
+    """Where the numbers come from: Python, platform, CPU count, torch version."""
+    try:
+        from importlib.metadata import version
+
+        torch_version = version("torch")
+    except Exception:  # the bench extra may be missing; the table then says so in its cells
+        torch_version = "not installed"
+    return (
+        f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, PyTorch {torch_version}, cycle collector on, each engine in its own process."
+    )
+
+
+def replace_readme_section(text: str, body: str) -> str:
+    """`text` with everything between the bench markers replaced by `body`."""
+    pattern = re.compile(re.escape(START_MARKER) + r".*?" + re.escape(END_MARKER), re.DOTALL)
+    if not pattern.search(text):
+        raise ValueError(f"README.md has no {START_MARKER} ... {END_MARKER} section")
+    return pattern.sub(lambda _: f"{START_MARKER}\n{body}\n{END_MARKER}", text, count=1)
+
+
+def run(sizes: Sizes, progress: Callable[[str], None]) -> str:
+    """Run every measurement and return the report (markdown)."""
+    size_spec = {**sizes.__dict__, "chains": list(sizes.chains)}
+    mlp: dict[str, dict[str, Any]] = {}
+    for key in ENGINES:
+        progress(f"MLP: {key}")
+        mlp[key] = run_worker({"task": "mlp", "engine": key, "sizes": size_spec, "memory": key in MEMORY_ENGINES})
+    chains: dict[str, dict[int, dict[str, Any]]] = {key: {} for key in CHAIN_ENGINES}
+    for key in CHAIN_ENGINES:
+        for length in sizes.chains:
+            progress(f"chain {length:,}: {key}")
+            runs = sizes.big_chain_runs if length == sizes.chains[-1] else sizes.chain_runs
+            if any("error" in r for r in chains[key].values()):
+                chains[key][length] = {"error": next(r["error"] for r in chains[key].values() if "error" in r)}
+                continue  # it failed on a shorter chain; a longer one fails the same way
+            chains[key][length] = run_worker({"task": "chain", "engine": key, "sizes": size_spec, "length": length, "runs": runs})
+    agree, worst = gradients_agree(mlp)
+    targets = check_targets(mlp, chains, sizes)
+    lines = [
+        machine_line(),
+        "",
+        *mlp_table(mlp, sizes),
+        "",
+        f"Loss and all {len(mlp['glassgrad'].get('grads', []))} parameter gradients agree across engines: "
+        f"{'yes' if agree else 'NO'} (largest relative difference {worst:.1e}).",
+        "",
+        *chain_table(chains, sizes),
+        "",
+        *memory_table(mlp),
+        "",
+        *targets_table(targets),
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: run the benchmark, print it, and write it into README.md."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, a few seconds (never writes README.md)")
+    parser.add_argument("--no-readme", action="store_true", help="print only; leave README.md alone")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)  # internal: one measurement, as JSON
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(json.loads(args.worker))))
+        return 0
+    sizes = QUICK if args.quick else FULL
+    started = time.perf_counter()
+    report = run(sizes, lambda msg: print(f"  running {msg} ...", file=sys.stderr, flush=True))
+    print(report)
+    print(f"\n(benchmark took {time.perf_counter() - started:.0f} s)", file=sys.stderr)
+    if not (args.quick or args.no_readme):
+        README.write_text(replace_readme_section(README.read_text(encoding="utf-8"), report), encoding="utf-8")
+        print(f"wrote the tables into {README.relative_to(ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
