@@ -11,6 +11,7 @@ from glassgrad.viz.cards import show_backward_steps, show_complete_state
 from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
 from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph, graph_ids
 from glassgrad.viz.html import HtmlFragment, escape, fmt, legend, stylesheet, stylesheet_text
+from glassgrad.viz.plot import line_plot
 
 __all__ = [
     "GraphFigure",
@@ -24,6 +25,7 @@ __all__ = [
     "fmt",
     "graph_ids",
     "legend",
+    "line_plot",
     "order_violations",
     "show_backward_steps",
     "show_complete_state",
