@@ -1,0 +1,137 @@
+"""`draw_boxes`: any small directed graph given as boxes and arrows, in `draw_graph`'s style.
+
+For graphs that are not made of glassgrad `Value`s, such as PyTorch's backward graph read by
+`glassgrad.torch_graph.walk`. The caller says what each box shows; this module only lays it
+out with Graphviz, escapes every string and returns inline SVG whose colours follow the
+site's palettes (same text classes, fonts and figure wrapper as `draw_graph`).
+
+>>> figure = draw_boxes(
+...     [Box("a", (("AccumulateGrad", "label"), ("w = 2", "data"))), Box("b", (("MulBackward0", "label"),))],
+...     [Arrow("a", "b", "0")],
+...     title="toy", id_prefix="toy",
+... )
+>>> 'id="toy-box-a"' in str(figure), 'id="toy-arrow-0"' in str(figure)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Sequence
+
+import graphviz
+
+from glassgrad.viz.graph import FONT, TEXT_CLASSES, svg_cleanup
+from glassgrad.viz.html import HtmlFragment, escape
+
+_COLOURS = {css.removeprefix("gg-t-"): colour for colour, css in TEXT_CLASSES.items()}
+ROLES = tuple(_COLOURS)
+"""Text roles a box line may take (``label``, ``data``, ``local``, ``grad``, ``value``): each is a palette colour."""
+
+
+class Box(NamedTuple):
+    """One node: an `id` (letters, digits, ``_``, ``-``) and its lines as ``(text, role)`` pairs.
+
+    The first line is drawn bold. `role` picks the colour (see `ROLES`). `css` adds classes to
+    the node's ``<g>`` (``gg-value`` draws it as a value box; ``gg-op`` as an operation).
+    """
+
+    id: str
+    lines: tuple[tuple[str, str], ...]
+    css: str = "gg-value"
+
+
+class Arrow(NamedTuple):
+    """One edge from box `source` to box `target`, with an optional `label` (drawn in the local colour)."""
+
+    source: str
+    target: str
+    label: str = ""
+
+
+_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def _box_label(lines: Sequence[tuple[str, str]]) -> str:
+    """Graphviz HTML-like label: one escaped row per line, the first in bold."""
+    rows = []
+    for number, (text, role) in enumerate(lines):
+        if role not in _COLOURS:
+            raise ValueError(f"unknown text role {role!r}; use one of {', '.join(ROLES)}")
+        body = f"<B>{escape(text)}</B>" if number == 0 else escape(text)
+        rows.append(f'<TR><TD><FONT COLOR="{_COLOURS[role]}">{body}</FONT></TD></TR>')
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{"".join(rows)}</TABLE>>'
+
+
+def draw_boxes(
+    boxes: Sequence[Box],
+    arrows: Sequence[Arrow],
+    *,
+    title: str,
+    id_prefix: str,
+    caption_text: str | None = None,
+    rankdir: str = "LR",
+    arrowheads_back: bool = False,
+) -> HtmlFragment:
+    """Draw `boxes` joined by `arrows` as an inline SVG figure, deterministic for the same input.
+
+    Element ids: ``{id_prefix}-box-{box.id}`` for a box and ``{id_prefix}-arrow-{i}`` for the
+    i-th arrow; the ``<g>`` of each carries ``data-gg-id`` (box) or ``data-gg-source`` /
+    ``data-gg-target`` (arrow).
+
+    Args:
+        boxes: the nodes, in the order Graphviz should place them when it has a choice.
+        arrows: the edges; each end must name a box.
+        title: the SVG's accessible title (escaped).
+        id_prefix: prefix of every element id (a letter, then letters, digits, ``_`` or ``-``).
+        caption_text: an optional ``<figcaption>``.
+        rankdir: Graphviz layout direction (``"LR"`` left to right, ``"TB"`` top to bottom).
+        arrowheads_back: draw each arrowhead at its source end instead: the layout still runs
+            source → target, but the arrow reads target → source (for pointers that run against
+            the forward direction, such as ``next_functions``).
+
+    Raises:
+        ValueError: for a malformed id or prefix, an arrow naming an unknown box, or an unknown role.
+    """
+    for name in [id_prefix, *(box.id for box in boxes)]:
+        if not _ID.fullmatch(name):
+            raise ValueError(f"ids must start with a letter and use only A-Z a-z 0-9 _ -, got {name!r:.60}")
+    known = {box.id for box in boxes}
+    for arrow in arrows:
+        if arrow.source not in known or arrow.target not in known:
+            raise ValueError(f"arrow {arrow.source!r} → {arrow.target!r} names a box that is not drawn")
+    if rankdir not in ("LR", "TB", "RL", "BT"):
+        raise ValueError(f"rankdir must be LR, TB, RL or BT, got {rankdir!r:.20}")
+
+    dot = graphviz.Digraph(
+        graph_attr={"rankdir": rankdir, "bgcolor": "transparent", "nodesep": "0.25", "ranksep": "0.35", "pad": "0.08"},
+        node_attr={"fontname": FONT, "fontsize": "12", "color": "#94a3b8", "penwidth": "1.2"},
+        edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
+    )
+    element_attrs: dict[str, dict[str, object]] = {}
+    for box in boxes:
+        box_id = f"{id_prefix}-box-{box.id}"
+        dot.node(
+            box_id, _box_label(box.lines), id=box_id, shape="box", style="rounded,filled",
+            fillcolor="#f8fafc", margin="0.08,0.04", **{"class": box.css},
+        )
+        element_attrs[box_id] = {"id": box.id}
+    for number, arrow in enumerate(arrows):
+        arrow_id = f"{id_prefix}-arrow-{number}"
+        extra = {"dir": "back"} if arrowheads_back else {}
+        label = f'<<FONT COLOR="{_COLOURS["local"]}">{escape(arrow.label)}</FONT>>' if arrow.label else ""
+        dot.edge(f"{id_prefix}-box-{arrow.source}", f"{id_prefix}-box-{arrow.target}", label=label, id=arrow_id, **extra)
+        element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
+
+    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title, id_prefix)
+    narrowest = round(natural * 0.8)
+    svg = svg.replace(
+        '<svg role="img"',
+        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{round(natural)}px" role="img"', 1,
+    )
+    figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
+    return HtmlFragment(
+        f'<figure class="gg gg-graph gg-boxes" id="{id_prefix}" data-gg-prefix="{id_prefix}">'
+        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
+        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{figcaption}</figure>'
+    )
