@@ -8,7 +8,7 @@ import graphviz
 
 from glassgrad.autograd import dependency_safe_order, trace_dependency_safe_order
 from glassgrad.value import Value
-from glassgrad.viz.graph import FONT, HIDDEN, TEXT_CLASSES, svg_cleanup
+from glassgrad.viz.graph import FONT, TEXT_CLASSES, check_prefix, fingerprint, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
@@ -18,7 +18,7 @@ def _name(value: Value, names: dict[Value, str]) -> str:
     return names.get(value) or caption(value)
 
 
-def show_parent_link(output: Value, k: int = 0, *, id_prefix: str = "gg-storage") -> HtmlFragment:
+def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None) -> HtmlFragment:
     """How one operation is stored: output v, its ``ParentLink``s, and the parents they point back to.
 
     For ``m = w × x`` and ``k = 0``: v = m, u = w, and the highlighted link holds
@@ -31,10 +31,15 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str = "gg-storage"
         output: the value v whose link is shown (it must have parents).
         k: which link of ``output.parents`` plays the part of u.
         id_prefix: prefix of the element ids (``{p}-v``, ``{p}-u-{j}``, ``{p}-link-{j}``,
-            ``{p}-forward-{j}``); change it to draw the figure twice on one page.
+            ``{p}-forward-{j}``). Default: derived from everything shown (deterministic).
     """
     if not output.parents:
         raise ValueError(f"{caption(output)} has no parent links to show")
+    if id_prefix is None:
+        shown = [f"{k}|{output.label!r}|{output.data!r}|{output.grad!r}"]
+        shown += [f"{other.value.label!r}|{other.value.data!r}|{other.local_grad!r}" for other in output.parents]
+        id_prefix = fingerprint("ggs", shown)
+    check_prefix(id_prefix)
     link = output.parents[k]
     names = {output: caption(output)}
     for j, other in enumerate(output.parents):
@@ -92,7 +97,7 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str = "gg-storage"
             label=f'<<FONT COLOR="{_LOCAL}">.parents[{j}].value</FONT>>', **{"class": "gg-pointer"},
         )
     title = f"{v_name} stores one ParentLink per operand; .parents[{k}] points back to {u_name}"
-    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), {}, title)
+    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), {}, title, id_prefix)
     svg = svg.replace(
         '<svg role="img"',
         f'<svg style="width:100%;height:auto;min-width:{round(natural * 0.8)}px;max-width:{round(natural)}px" role="img"', 1,

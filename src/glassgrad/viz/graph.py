@@ -51,15 +51,26 @@ HIDDEN = "—"
 """What a value box shows in place of its grad when ``show_grad=False``."""
 
 
+def check_prefix(prefix: str) -> str:
+    """Return `prefix` if it is a safe id prefix (a letter, then letters, digits, ``_``, ``-``); else ValueError."""
+    if not isinstance(prefix, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", prefix):
+        raise ValueError(f"id prefix must start with a letter and use only A-Z a-z 0-9 _ -, got {prefix!r:.60}")
+    return prefix
+
+
+def fingerprint(kind: str, parts: Sequence[str]) -> str:
+    """A short id prefix derived from `parts`: the same content always gives the same prefix."""
+    digest = hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+    return f"{kind}{digest[:8]}"
+
+
 class GraphIds:
     """The id of every element of one graph figure (see the module docstring for the scheme)."""
 
     __slots__ = ("prefix", "order", "_index")
 
     def __init__(self, root: Value, prefix: str) -> None:
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", prefix):
-            raise ValueError(f"id prefix must start with a letter and use only A-Z a-z 0-9 _ -, got {prefix!r:.60}")
-        self.prefix = prefix
+        self.prefix = check_prefix(prefix)
         self.order: list[Value] = dependency_safe_order(root)
         self._index = {node: i for i, node in enumerate(self.order)}
 
@@ -126,16 +137,15 @@ class GraphFigure(HtmlFragment):
         return self.ids.out_id(value)
 
 
-def _fingerprint(order: Sequence[Value], show_grad: bool, min_width: int | None) -> str:
+def _fingerprint(order: Sequence[Value], show_grad: bool, min_width: int | None, caption_text: str | None) -> str:
     """A prefix derived from everything drawn: same graph → same ids; different graphs → different ids."""
     index = {node: i for i, node in enumerate(order)}
-    parts = [f"{show_grad}|{min_width}"]
+    parts = [f"{show_grad}|{min_width}|{caption_text!r}"]
     for node in order:
         links = ",".join(f"{index[link.value]}:{link.local_grad!r}" for link in node.parents)
         grad = repr(node.grad) if show_grad else ""
         parts.append(f"{node.label!r}|{node.data!r}|{grad}|{node.op!r}|{links}")
-    digest = hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
-    return f"gg{digest[:8]}"
+    return fingerprint("gg", parts)
 
 
 def _value_label(value: Value, index: int, show_grad: bool) -> str:
@@ -164,17 +174,22 @@ def _data_attrs(attrs: dict[str, object]) -> str:
     return "".join(f' data-gg-{name}="{escape(value)}"' for name, value in attrs.items())
 
 
-def svg_cleanup(svg: str, element_attrs: dict[str, dict[str, object]], title: str) -> tuple[str, float]:
+def svg_cleanup(
+    svg: str, element_attrs: dict[str, dict[str, object]], title: str, prefix: str
+) -> tuple[str, float]:
     """Make Graphviz's SVG inline-ready; return it and its natural width in CSS pixels.
 
     Drops the XML prolog, doctype, comments and Graphviz's internal ``<title>``s, replaces the
-    absolute width/height by a viewBox-only size, turns known text colours into classes and
-    adds ``data-gg-*`` attributes to the ``<g>`` elements named in `element_attrs`.
+    absolute width/height by a viewBox-only size, renames Graphviz's ``graph0`` group to
+    ``{prefix}-graph`` (ids stay unique on a page with several figures), turns known text
+    colours into classes and adds ``data-gg-*`` attributes to the ``<g>`` elements named in
+    `element_attrs`.
     """
     svg = svg[svg.index("<svg") :]
     svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
     svg = re.sub(r"<title>.*?</title>\n?", "", svg, flags=re.S)
     svg = svg.replace("&#45;", "-")  # Graphviz writes every '-' in ids as an entity
+    svg = svg.replace('<g id="graph0" class="graph"', f'<g id="{prefix}-graph" class="graph"', 1)
     match = re.match(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
     if match is None:
         raise ValueError("unexpected Graphviz SVG header")
@@ -227,7 +242,7 @@ def draw_graph(
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
     """
     order = dependency_safe_order(root)
-    prefix = id_prefix if id_prefix is not None else _fingerprint(order, show_grad, min_width)
+    prefix = id_prefix if id_prefix is not None else _fingerprint(order, show_grad, min_width, caption_text)
     ids = GraphIds(root, prefix)
     index = ids._index
 
@@ -268,7 +283,7 @@ def draw_graph(
         element_attrs[out_id] = {"output": i, "role": "out"}
 
     title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
-    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title)
+    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title, prefix)
     narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)
     widest = max(round(natural), narrowest)
     svg = svg.replace(
