@@ -1,0 +1,129 @@
+"""The wheel: built from a copy of the checkout, installed alone into a fresh venv, and the engine works there.
+
+`pip install glassgrad` promises an engine with no dependencies: this installs the wheel with
+``--no-deps --no-index`` next to nothing else and checks that glassgrad imports, computes the
+README's example, and loads only the standard library (no torch, no graphviz).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.packaging
+
+REPO = Path(__file__).resolve().parents[1]
+
+CHECK_IN_FRESH_VENV = textwrap.dedent(
+    """
+    import importlib, importlib.util, json, pkgutil, sys
+
+    import glassgrad
+    from glassgrad import Value, backward
+
+    core_modules = sorted({name.split(".")[0] for name in sys.modules})
+    w, x, b, y = Value(2.0, "w"), Value(3.0, "x"), Value(1.0, "b"), Value(10.0, "y")
+    L = (w * x + b - y) ** 2
+    steps = backward(L)
+
+    # Every module either imports here, or fails naming the optional package it needs.
+    needs = {}
+    for module in pkgutil.walk_packages(glassgrad.__path__, "glassgrad."):
+        try:
+            importlib.import_module(module.name)
+        except ModuleNotFoundError as error:
+            needs[module.name] = error.name
+
+    print(json.dumps({
+        "file": glassgrad.__file__,
+        "prefix": sys.prefix,
+        "version": glassgrad.__version__,
+        "grads": [w.grad, x.grad, b.grad, y.grad],
+        "steps": len(steps),
+        "core_modules": core_modules,
+        "stdlib": sorted(sys.stdlib_module_names),
+        "needs": needs,
+        "torch_found": importlib.util.find_spec("torch") is not None,
+        "graphviz_found": importlib.util.find_spec("graphviz") is not None,
+    }))
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built with ``python -m build --wheel`` from a copy of the project (the checkout stays clean)."""
+    pytest.importorskip("build")
+    project = tmp_path_factory.mktemp("project")
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(REPO / name, project / name)
+    shutil.copytree(REPO / "src" / "glassgrad", project / "src" / "glassgrad", ignore=shutil.ignore_patterns("__pycache__"))
+    dist = tmp_path_factory.mktemp("dist")
+    # --no-isolation: reuse this environment's setuptools instead of downloading one.
+    command = [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(project)]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    (built,) = dist.glob("glassgrad-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def fresh_install(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """What `CHECK_IN_FRESH_VENV` reports from a new venv holding only the wheel."""
+    environment = tmp_path_factory.mktemp("venv") / "env"
+    venv.create(environment, with_pip=False, system_site_packages=False)
+    python = environment / "bin" / "python"
+    install = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index", str(wheel)]
+    finished = subprocess.run(install, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    # -I: isolated mode, so neither PYTHONPATH nor the current folder can supply a glassgrad.
+    run = subprocess.run([str(python), "-I", "-c", CHECK_IN_FRESH_VENV], capture_output=True, text=True, timeout=60, cwd=environment)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return json.loads(run.stdout)
+
+
+def test_wheel_holds_the_package_and_declares_no_dependency(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (metadata_name,) = [name for name in names if name.endswith(".dist-info/METADATA")]
+        metadata = archive.read(metadata_name).decode()
+    for module in ("__init__", "value", "ops", "autograd", "checks", "examples", "torch_reference"):
+        assert f"glassgrad/{module}.py" in names
+    assert "glassgrad/py.typed" in names
+    assert not any(name.startswith(("tests/", "docs/")) for name in names)
+    requirements = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    assert requirements and all("extra ==" in line for line in requirements), requirements
+    assert "Name: glassgrad" in metadata
+
+
+def test_glassgrad_imports_from_the_fresh_venv(fresh_install: dict) -> None:
+    assert fresh_install["file"].startswith(fresh_install["prefix"])
+    assert fresh_install["version"] == __import__("glassgrad").__version__
+
+
+def test_the_readme_example_runs_there(fresh_install: dict) -> None:
+    assert fresh_install["grads"] == [-18.0, -12.0, -6.0, 6.0]
+    assert fresh_install["steps"] == 7
+
+
+def test_neither_torch_nor_graphviz_is_there_or_imported(fresh_install: dict) -> None:
+    assert not fresh_install["torch_found"] and not fresh_install["graphviz_found"]
+    outside_stdlib = set(fresh_install["core_modules"]) - set(fresh_install["stdlib"]) - {"glassgrad", "__main__"}
+    assert {name for name in outside_stdlib if not name.startswith("_")} == set()
+
+
+def test_optional_modules_fail_naming_their_extra(fresh_install: dict) -> None:
+    """Only modules that need an extra fail to import, and each names torch, graphviz or numpy."""
+    needs = fresh_install["needs"]
+    assert needs.get("glassgrad.torch_reference") == "torch"
+    assert set(needs.values()) <= {"torch", "graphviz", "numpy"}, needs
+    for core in ("glassgrad.value", "glassgrad.ops", "glassgrad.autograd", "glassgrad.checks", "glassgrad.examples"):
+        assert core not in needs
