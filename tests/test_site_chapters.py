@@ -1,0 +1,274 @@
+"""Chapters 2 and 3 as built: their numbers, figures and traces equal what glassgrad and PyTorch compute now."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conftest import page_html
+from glassgrad import CycleError, ParentLink, Value, backward, multiply
+from glassgrad.autograd import dependency_safe_order
+from glassgrad.examples import linear_loss, sigmoid_neuron
+from glassgrad.torch_reference import linear_loss as torch_linear_loss
+from glassgrad.torch_reference import sigmoid_neuron as torch_sigmoid_neuron
+
+pytestmark = pytest.mark.site
+
+CHAPTER_2 = "chapters/2-from-scratch/"
+CHAPTER_3 = "chapters/3-fused-sigmoid/"
+
+
+class _Figures(HTMLParser):
+    """Collects the page text, every id, the glassgrad SVGs and, per trace, its cards."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.ids: list[str] = []
+        self.svgs = 0
+        self.traces: list[list[dict[str, str]]] = []  # one list of card attributes per trace
+        self.graph_prefixes: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        classes = values.get("class", "").split()
+        if "id" in values:
+            self.ids.append(values["id"])
+        if tag == "svg" and "gg-svg" in classes:
+            self.svgs += 1
+        if tag == "figure" and "gg-graph" in classes and "data-gg-prefix" in values:
+            self.graph_prefixes.append(values["data-gg-prefix"])
+        if tag == "div" and "gg-trace" in classes:
+            self.traces.append([])
+        if tag == "li" and "gg-step" in classes:
+            self.traces[-1].append(values)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def read(site: Path, page: str) -> _Figures:
+    parser = _Figures()
+    parser.feed(page_html(site, page))
+    parser.close()
+    return parser
+
+
+def text(parser: _Figures) -> str:
+    return "".join(parser.text)
+
+
+def flat(parser: _Figures) -> str:
+    """Page text with every run of whitespace collapsed (SVG text and cards span several lines)."""
+    return re.sub(r"\s+", " ", text(parser))
+
+
+@pytest.fixture(scope="module")
+def chapter_2(built_site: Path) -> _Figures:
+    return read(built_site, CHAPTER_2)
+
+
+@pytest.fixture(scope="module")
+def chapter_3(built_site: Path) -> _Figures:
+    return read(built_site, CHAPTER_3)
+
+
+# ---- chapter 2 ------------------------------------------------------------------------------------
+
+
+def test_chapter_2_figures_and_trace_lengths(chapter_2: _Figures) -> None:
+    nodes = linear_loss()
+    w = Value(2.0, "w")
+    r = multiply(w, w, "r")
+    # Figures: the ParentLink storage, w*w, the graph before backward and after it.
+    assert chapter_2.svgs == 4
+    assert [len(cards) for cards in chapter_2.traces] == [len(backward(r)), len(backward(nodes["L"]))] == [2, 7]
+    assert len(chapter_2.ids) == len(set(chapter_2.ids)), "duplicate element ids on the page"
+
+
+def test_chapter_2_trace_cards_point_at_the_graph_after_backward(chapter_2: _Figures) -> None:
+    nodes = linear_loss()
+    steps = backward(nodes["L"])
+    order = dependency_safe_order(nodes["L"])
+    cards = chapter_2.traces[1]
+    ids = set(chapter_2.ids)
+    assert len(cards) == len(steps)
+    link_number: dict[Value, int] = {}
+    for card, step in zip(cards, steps):
+        k = link_number.get(step.output, 0)  # an output's steps come in its link order
+        link_number[step.output] = k + 1
+        assert card["data-gg-edge"] in ids and card["data-gg-parent-node"] in ids
+        assert card["data-gg-edge"].endswith(f"-edge-{order.index(step.output)}-{k}")
+        assert card["data-gg-parent-node"].endswith(f"-node-{order.index(step.parent)}")
+        assert (card["data-gg-output"], card["data-gg-parent"]) == (step.output.label, step.parent.label)
+
+
+def test_chapter_2_numbers_are_the_engines_and_pytorchs(chapter_2: _Figures) -> None:
+    page = flat(chapter_2)
+    reference = torch_linear_loss()
+    nodes = linear_loss()
+    steps = backward(nodes["L"])
+    # Every card of the complete state shows PyTorch's gradient with its meaning.
+    for name, (value, grad) in reference.items():
+        assert f".data{value:g}.grad{grad:g} (= ∂L/∂{name})" in page, name
+    for step in steps:
+        out, parent = step.output.label, step.parent.label
+        assert (
+            f"g{out} = {step.upstream:g} × ∂{out}/∂{parent} = {step.local:g} = Δg{parent} = {step.contribution:g}"
+        ) in page
+    m = nodes["m"]
+    for link in m.parents:
+        assert f"parent {link.value.label}: local ∂m/∂{link.value.label} = {link.local_grad:g}" in page
+    order = " → ".join(node.label for node in dependency_safe_order(nodes["L"]))
+    assert f"Dependency-first order: {order}" in page
+    assert f"✓ all {len(reference)} values and gradients match PyTorch" in page
+    # The storage figure's update line: upstream m.grad × local ∂m/∂w = contribution.
+    local = m.parents[0].local_grad
+    assert (
+        f"upstream m.grad = {m.grad:g} × local ∂m/∂w = {local:g} = edge contribution {m.grad * local:g}"
+    ) in page
+
+
+def test_chapter_2_graph_before_backward_hides_grads(chapter_2: _Figures) -> None:
+    assert flat(chapter_2).count("grad —") == len(linear_loss())
+
+
+def test_chapter_2_shared_operand_and_boundaries(chapter_2: _Figures) -> None:
+    page = text(chapter_2)
+    w = Value(2.0, "w")
+    r = multiply(w, w, "r")
+    backward(r)
+    assert f"w.grad = {w.grad}" in page and w.grad == 4.0
+    # The cycle example prints the engine's own message.
+    p = Value(1.0, label="p")
+    q = multiply(p, 2.0, "q")
+    p.parents = (ParentLink(q, 1.0),)
+    with pytest.raises(CycleError) as caught:
+        backward(q)
+    assert f"CycleError: {caught.value}" in page
+    nodes = linear_loss()
+    backward(nodes["L"])
+    cleared = nodes["w"].grad
+    backward(nodes["L"], accumulate=True)
+    assert f"glassgrad, twice: w.grad = {cleared}" in flat(chapter_2)
+    assert f"glassgrad, accumulate=True: w.grad = {nodes['w'].grad}" in flat(chapter_2)
+
+
+def test_chapter_2_shows_the_engine_source_as_it_is(chapter_2: _Figures) -> None:
+    import glassgrad.autograd as autograd
+
+    page = text(chapter_2)
+    for obj in (ParentLink, Value.__init__, multiply, autograd._walk, autograd.backward):
+        assert inspect.getsource(obj).rstrip() in page, obj.__qualname__
+
+
+def test_chapter_2_order_walk(chapter_2: _Figures) -> None:
+    page = text(chapter_2)
+    assert (
+        "visit(m):\n"
+        "  visit(w) → w has no parents → append w\n"
+        "  visit(x) → x has no parents → append x\n"
+        "  both parents are in the order → append m"
+    ) in page
+    assert "m is processed before a, which uses it" in page
+
+
+# ---- chapter 3 ------------------------------------------------------------------------------------
+
+
+def test_chapter_3_figures_traces_and_highlights(chapter_3: _Figures) -> None:
+    fused, atomic = sigmoid_neuron(True), sigmoid_neuron(False)
+    fused_steps, atomic_steps = backward(fused["L"]), backward(atomic["L"])
+    assert chapter_3.svgs == 2
+    assert [len(cards) for cards in chapter_3.traces] == [len(fused_steps), len(atomic_steps)] == [8, 11]
+    highlighted = [
+        [card["data-gg-output"] for card in cards if "gg-highlight" in card["class"].split()]
+        for cards in chapter_3.traces
+    ]
+    assert highlighted == [["s"], ["s", "d", "q", "n"]]
+    for cards, steps in zip(chapter_3.traces, (fused_steps, atomic_steps)):
+        assert [(card["data-gg-output"], card["data-gg-parent"]) for card in cards] == [
+            (step.output.label, step.parent.label) for step in steps
+        ]
+    assert len(chapter_3.ids) == len(set(chapter_3.ids)), "duplicate element ids on the page"
+    assert len(set(chapter_3.graph_prefixes)) == 2
+
+
+def test_chapter_3_numbers_are_the_engines_and_pytorchs(chapter_3: _Figures) -> None:
+    page = flat(chapter_3)
+    fused = sigmoid_neuron(True)
+    backward(fused["L"])
+    reference = torch_sigmoid_neuron(True)
+    assert [reference[name][1] for name in "wxby"] == [fused[name].grad for name in "wxby"]
+    final = ", ".join(f"{name} = {fused[name].grad:g}" for name in "wxby")
+    assert f"final gradients: {final}" in page
+    local = fused["s"].parents[0].local_grad
+    assert f"sigmoid local: 4 atomic factors = {local} = 1 fused factor" in page
+    for name in ("w", "x", "m", "b", "z", "s", "e", "L"):
+        assert f"grad {fused[name].grad:g}" in page
+    assert "✓ fused, atomic and PyTorch agree on 9 shared nodes" in page
+
+
+def test_chapter_3_shows_the_sigmoid_source(chapter_3: _Figures) -> None:
+    from glassgrad import exponential, negate, plus_one, reciprocal, sigmoid
+
+    page = text(chapter_3)
+    for obj in (negate, exponential, plus_one, reciprocal, sigmoid, sigmoid_neuron):
+        assert inspect.getsource(obj).rstrip() in page, obj.__name__
+
+
+@pytest.mark.parametrize("page", [CHAPTER_2, CHAPTER_3])
+def test_no_traceback(built_site: Path, page: str) -> None:
+    assert "Traceback" not in text(read(built_site, page))
+
+
+# ---- in a browser: phones and the dark palette ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium (Playwright's own, else the system's /usr/bin/chromium)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        try:
+            instance = playwright.chromium.launch()
+        except Exception:  # Playwright's browser download is optional; the system Chromium will do
+            if not Path("/usr/bin/chromium").exists():
+                pytest.skip("no Chromium for Playwright")
+            instance = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        yield instance
+        instance.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page", [CHAPTER_2, CHAPTER_3])
+def test_phone_width_never_overflows_and_graphs_scroll_sideways(built_site: Path, browser, page: str) -> None:
+    tab = browser.new_page(viewport={"width": 375, "height": 800})
+    tab.goto((built_site / page / "index.html").as_uri())
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 375
+    # Each wide graph keeps a readable size and scrolls inside its own box instead.
+    boxes = tab.evaluate(
+        "[...document.querySelectorAll('.gg-scroll')].map(b => [b.scrollWidth, b.clientWidth, getComputedStyle(b).overflowX])"
+    )
+    assert boxes and all(overflow == "auto" for _, _, overflow in boxes)
+    assert any(scroll > client for scroll, client, _ in boxes)
+    tab.close()
+
+
+@pytest.mark.browser
+def test_dark_palette_recolours_the_svg(built_site: Path, browser) -> None:
+    colours = {}
+    for scheme in ("default", "slate"):
+        tab = browser.new_page(viewport={"width": 1280, "height": 800})
+        tab.goto((built_site / CHAPTER_3 / "index.html").as_uri())
+        tab.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+        colours[scheme] = tab.evaluate(
+            "['text.gg-t-grad', 'text.gg-t-label', 'text.gg-t-local']"
+            ".map(s => getComputedStyle(document.querySelector(s)).fill)"
+        )
+        tab.close()
+    assert all(light != dark for light, dark in zip(colours["default"], colours["slate"])), colours
