@@ -31,7 +31,7 @@ CHAPTER_1 = "chapters/1-pytorch/"
 EXPECTED_FIGURES = {
     "": 1,  # Home: the hero graph of the first example
     CHAPTER_1: 0,
-    "chapters/2-from-scratch/": 4,  # storage figure and graphs drawn by glassgrad.viz (count as built at 10:45)
+    "chapters/2-from-scratch/": 4,  # storage figure, order walks and graphs (glassgrad.viz)
     "chapters/3-fused-sigmoid/": 2,  # the fused and the atomic neuron
 }
 
@@ -288,8 +288,13 @@ def test_changed_input_changes_the_published_numbers(tmp_path: Path, built_site:
     assert page_html(site, CHAPTER_1) != page_html(built_site, CHAPTER_1)
 
 
-def test_raising_block_fails_the_build_naming_the_page(tmp_path: Path) -> None:
+def test_raising_block_and_external_asset_fail_the_build(tmp_path: Path) -> None:
+    # One build for both guards: each must be reported on its own, naming its page.
     tree = copy_tree(tmp_path / "tree")
+    home = tree / "docs/index.md"
+    home.write_text(
+        home.read_text(encoding="utf-8") + '\n![remote](https://example.com/remote-figure.png)\n', encoding="utf-8"
+    )
     chapter = tree / "docs/chapters/1-pytorch.md"
     chapter.write_text(
         chapter.read_text(encoding="utf-8")
@@ -303,6 +308,7 @@ def test_raising_block_fails_the_build_naming_the_page(tmp_path: Path) -> None:
     assert headline, log[-3000:]
     blocks = re.findall(r'^```python exec="1"', chapter.read_text(encoding="utf-8"), re.MULTILINE)
     assert int(headline[1]) == len(blocks)  # the last block on the page is the one that raised
+    assert re.search(r"External file: https://example\.com/remote-figure\.png.*index\.md", log), log[-3000:]
     assert "Aborted" in log
 
 
