@@ -15,9 +15,12 @@ from latex2mathml.converter import convert
 
 log = logging.getLogger("mkdocs.hooks.mathml")
 
-# arithmatex (generic mode) emits <span class="arithmatex">\(...\)</span> and <div class="arithmatex">\[...\]</div>.
+# arithmatex (generic mode) emits <span class="arithmatex">\(...\)</span>, <div class="arithmatex">\[...\]</div>
+# (also for $...$ and $$...$$) and <div class="arithmatex">\begin{env}...\end{env}</div>.
 ARITHMATEX = re.compile(
-    r'<(?P<tag>span|div) class="arithmatex">\s*\\(?P<open>[(\[])(?P<tex>.*?)\\(?P<close>[)\]])\s*</(?P=tag)>',
+    r'<(?P<tag>span|div) class="arithmatex">\s*'
+    r"(?:\\(?P<open>[(\[])(?P<tex>.*?)\\[)\]]|(?P<environment>\\begin\{.*?\\end\{[^}]*\}))"
+    r"\s*</(?P=tag)>",
     re.DOTALL,
 )
 
@@ -33,8 +36,8 @@ def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     """Replace every arithmatex formula in the page's HTML by MathML."""
 
     def replace(match: re.Match[str]) -> str:
-        tex = html.unescape(match["tex"])
-        display = match["open"] == "["
+        tex = html.unescape(match["tex"] if match["environment"] is None else match["environment"])
+        display = match["open"] != "("
         try:
             mathml = tex_to_mathml(tex, display=display)
         except Exception as error:  # latex2mathml raises several types; report them all the same way
