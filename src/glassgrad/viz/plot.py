@@ -310,11 +310,16 @@ class Series:
 
 @dataclass(frozen=True)
 class Marker:
-    """A labelled special point (a minimum, a threshold), drawn as a ring with its label beside it."""
+    """A labelled special point (a minimum, a threshold), drawn as a ring with its label beside it.
+
+    `place` puts the label ``"above"`` or ``"below"`` the ring; ``"auto"`` picks above unless the
+    point is near the top edge. The label goes to whichever side of the ring has more room.
+    """
 
     x: float
     y: float
     label: str
+    place: str = "auto"
 
 
 @dataclass
@@ -493,7 +498,8 @@ def _marker_svg(marker: Marker, x_scale: Scale, y_scale: Scale, area: PlotArea) 
     px = min(max(x_scale.position(marker.x), x0), x1) if x_scale.can_show(marker.x) else x0
     py = min(max(y_scale.position(marker.y), y1), y0) if y_scale.can_show(marker.y) else y0
     anchor, dx = ("start", 9) if px < (x0 + x1) / 2 else ("end", -9)
-    dy = 16 if py < y1 + 24 else -9
+    below = marker.place == "below" or (marker.place == "auto" and py < y1 + 24)
+    dy = 18 if below else -9
     return (
         f'<g class="gg-plot-marker"><circle cx="{f(px)}" cy="{f(py)}" r="5" fill="none" stroke="currentColor" '
         f'stroke-width="1.5"/><text x="{f(px + dx)}" y="{f(py + dy)}" text-anchor="{anchor}" fill="currentColor">'
