@@ -68,6 +68,7 @@ BINARY: dict[str, tuple[Callable, Callable]] = {
 
 
 def _torch_unary() -> dict[str, Callable]:
+    """PyTorch twins of `UNARY` (torch is imported only when a torch graph is built)."""
     import torch
 
     return {

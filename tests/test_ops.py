@@ -87,6 +87,7 @@ def assert_same(
 
 @pytest.mark.parametrize("name", OPS)
 def test_op_matches_pytorch(name) -> None:
+    """Forward number and gradient of every operand equal PyTorch's at ordinary points."""
     function, torch_function, arity = OPS[name]
     for args in POINTS[arity]:
         if not outside_domain(name, args):
@@ -121,11 +122,13 @@ def test_operator_with_plain_numbers_on_either_side(name, number_side) -> None:
 
 @pytest.mark.parametrize("exponent", [2, 3, -1, 0.5, 1.5, -0.5, 2.5, 0, 1])
 def test_pow_operator_matches_pytorch(exponent) -> None:
+    """``u ** p`` for integer, fractional, zero and negative exponents matches PyTorch."""
     for base in (0.4, 1.7, 3.0):
         assert_same(run_glassgrad(lambda u: u**exponent, (base,)), run_torch(lambda t: t**exponent, (base,)))
 
 
 def test_unary_operator_and_methods_match_the_functions() -> None:
+    """``-u`` and the methods build the same node as the functions."""
     u = Value(0.8)
     for method, function in [
         (operator.neg, gg.negate),
@@ -141,6 +144,7 @@ def test_unary_operator_and_methods_match_the_functions() -> None:
 
 
 def test_plain_number_operand_becomes_a_constant_leaf() -> None:
+    """``3 * w`` wraps 3 in a leaf Value, which also receives a gradient."""
     w = Value(2.0, "w")
     product = 3 * w
     constant = product.parents[0].value
@@ -151,6 +155,7 @@ def test_plain_number_operand_becomes_a_constant_leaf() -> None:
 
 
 def test_op_symbols_and_labels() -> None:
+    """Each op stores its display symbol and the label it was given."""
     u, v = Value(2.0), Value(5.0)
     made = {
         "×": gg.multiply(u, v, "k"),
@@ -210,6 +215,7 @@ IEEE_CASES = [
 
 @pytest.mark.parametrize(("name", "args"), IEEE_CASES, ids=[f"{n}{a}" for n, a in IEEE_CASES])
 def test_ieee_edge_case_matches_pytorch(name, args) -> None:
+    """inf, nan and signed zeros: the same forward value and gradient as PyTorch."""
     function, torch_function, _ = OPS[name]
     assert_same(run_glassgrad(function, args), run_torch(torch_function, args), rel=1e-15, signed_zero=True)
 
@@ -258,6 +264,7 @@ GRADCHECK = {
 
 @pytest.mark.parametrize("name", GRADCHECK)
 def test_gradcheck_passes_for_every_op(name) -> None:
+    """The engine's gradient agrees with central differences for every op."""
     function, inputs = GRADCHECK[name]
     assert gradcheck(function, inputs) < 1e-7
 
@@ -266,6 +273,7 @@ def test_gradcheck_catches_a_wrong_local_derivative() -> None:
     """A hand-made node claiming d(u²)/du = 3u (instead of 2u) is caught: the error is about 1/3."""
 
     def wrong_square(u: Value) -> Value:
+        """u² with a deliberately wrong local derivative."""
         return Value(u.data * u.data, "wrong", (ParentLink(u, 3.0 * u.data),), "²")
 
     assert gradcheck(wrong_square, [1.5]) == pytest.approx(1 / 3, rel=1e-5)
@@ -277,6 +285,7 @@ def test_gradcheck_catches_a_missing_link() -> None:
     """A node that forgets one operand's link reports that operand's gradient as 0."""
 
     def forgetful_multiply(u: Value, v: Value) -> Value:
+        """u·v with no link to v."""
         return Value(u.data * v.data, "forgetful", (ParentLink(u, v.data),), "×")
 
     assert gradcheck(forgetful_multiply, [1.5, 2.0]) > 0.9

@@ -91,6 +91,7 @@ def fresh_install(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
 
 
 def test_wheel_holds_the_package_and_declares_no_dependency(wheel: Path) -> None:
+    """The wheel ships the engine and py.typed; every Requires-Dist belongs to an extra."""
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         (metadata_name,) = [name for name in names if name.endswith(".dist-info/METADATA")]
@@ -105,16 +106,19 @@ def test_wheel_holds_the_package_and_declares_no_dependency(wheel: Path) -> None
 
 
 def test_glassgrad_imports_from_the_fresh_venv(fresh_install: dict) -> None:
+    """glassgrad is imported from the fresh venv, not from the checkout."""
     assert fresh_install["file"].startswith(fresh_install["prefix"])
     assert fresh_install["version"] == __import__("glassgrad").__version__
 
 
 def test_the_readme_example_runs_there(fresh_install: dict) -> None:
+    """The README's example gives its grads, -18 and -12 for w and x."""
     assert fresh_install["grads"] == [-18.0, -12.0, -6.0, 6.0]
     assert fresh_install["steps"] == 7
 
 
 def test_neither_torch_nor_graphviz_is_there_or_imported(fresh_install: dict) -> None:
+    """Importing glassgrad loads only the standard library."""
     assert not fresh_install["torch_found"] and not fresh_install["graphviz_found"]
     outside_stdlib = set(fresh_install["core_modules"]) - set(fresh_install["stdlib"]) - {"glassgrad", "__main__"}
     assert {name for name in outside_stdlib if not name.startswith("_")} == set()

@@ -6,7 +6,7 @@ import inspect
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
@@ -43,6 +43,20 @@ def test_strategies_cover_every_op() -> None:
     assert {"+", "-", "*", "/", "-u", "**", ".exp", ".log", ".relu", ".tanh", ".sigmoid"} <= set(ALL_OPS)
     assert any(not p.is_integer() for p in EXPONENTS) and any(p < 0 for p in EXPONENTS)
     assert set(POWERS) <= set(ALL_OPS)
+
+
+def test_strategy_draws_shared_and_self_paired_non_leaf_nodes() -> None:
+    """The DAGs really share: some non-leaf node feeds two steps, and some step uses one node twice."""
+
+    def shares_a_non_leaf(program) -> bool:
+        uses = [a for step in program.steps for a in step.operands if isinstance(a, int) and a >= len(program.leaves)]
+        return len(uses) != len(set(uses))
+
+    def pairs_a_node_with_itself(program) -> bool:
+        return any(len(step.operands) == 2 and step.operands[0] == step.operands[1] for step in program.steps)
+
+    assert shares_a_non_leaf(find(programs(), shares_a_non_leaf, settings=settings(database=None)))
+    assert pairs_a_node_with_itself(find(programs(), pairs_a_node_with_itself, settings=settings(database=None)))
 
 
 @dags

@@ -35,6 +35,7 @@ def torch_linear_loss():
 
 
 def test_accumulate_matches_pytorch_after_each_of_two_calls() -> None:
+    """Two accumulating calls give PyTorch's grads after each (retain_graph, retain_grad)."""
     nodes = linear_loss()
     tensors = torch_linear_loss()
     for call in (1, 2):
@@ -48,6 +49,7 @@ def test_accumulate_matches_pytorch_after_each_of_two_calls() -> None:
 @settings(max_examples=50, deadline=None)
 @given(programs(max_steps=8))
 def test_accumulate_matches_pytorch_on_random_dags(program) -> None:
+    """The same on random DAGs over every op."""
     nodes, root = build_glassgrad(program)
     torch_nodes, torch_root = build_torch(program)
     _, scale = error_scales(nodes, root)
@@ -67,6 +69,7 @@ def test_accumulate_pushes_only_this_calls_gradients() -> None:
 
 
 def test_default_mode_clears_so_a_second_call_gives_the_same_grads() -> None:
+    """Without accumulate, a second call clears first: same grads, same log."""
     nodes = linear_loss()
     first_steps = backward(nodes["L"])
     first = {name: node.grad for name, node in nodes.items()}
@@ -76,6 +79,7 @@ def test_default_mode_clears_so_a_second_call_gives_the_same_grads() -> None:
 
 
 def test_record_false_returns_an_empty_log_and_the_same_grads() -> None:
+    """``record=False`` logs nothing and changes no gradient."""
     recorded, silent = linear_loss(), linear_loss()
     steps = backward(recorded["L"])
     log = backward(silent["L"], record=False)
@@ -86,6 +90,7 @@ def test_record_false_returns_an_empty_log_and_the_same_grads() -> None:
 
 @pytest.mark.parametrize("fused", [True, False])
 def test_value_backward_matches_the_function(fused) -> None:
+    """``L.backward()`` gives the grads of ``backward(L)``, and accepts ``accumulate``."""
     by_method, by_function = sigmoid_neuron(fused), sigmoid_neuron(fused)
     assert by_method["L"].backward() is None
     backward(by_function["L"])
@@ -95,6 +100,7 @@ def test_value_backward_matches_the_function(fused) -> None:
 
 
 def test_backward_steps_is_a_read_only_sequence() -> None:
+    """len, indexing (negative too), slices, iteration, ==, Sequence mixins; no item assignment."""
     nodes = linear_loss()
     steps = backward(nodes["L"])
     as_list = list(steps)
@@ -159,6 +165,7 @@ def test_a_million_node_chain_runs_forward_order_and_backward(no_cyclic_gc) -> N
 
 
 def test_a_deep_chain_records_and_traces_without_recursion() -> None:
+    """A 100,000-link chain is logged and traced without recursion."""
     x = Value(0.0, "x")
     node = x
     for _ in range(100_000):
@@ -193,12 +200,14 @@ def assert_cycle_reported(root: Value, on_cycle: set[str]) -> None:
 
 
 def test_a_node_that_is_its_own_parent_is_a_cycle() -> None:
+    """A self-loop is reported by name."""
     nodes = chain(3)
     nodes[1].parents = (ParentLink(nodes[1], 1.0),)
     assert_cycle_reported(nodes[2], {"n1"})
 
 
 def test_a_node_that_is_its_own_ancestor_is_a_cycle() -> None:
+    """A four-node cycle is reported, naming a node on it."""
     nodes = chain(6)
     # n1 <- n2 <- n3 <- n4 <- n1 (and n5 hangs below the cycle)
     nodes[1].parents = (ParentLink(nodes[0], 1.0), ParentLink(nodes[4], 1.0))
@@ -216,6 +225,7 @@ def test_a_cycle_in_a_wide_graph_is_found() -> None:
 
 
 def test_a_shared_node_is_not_a_cycle() -> None:
+    """Reaching a finished node again is sharing, not a cycle."""
     w = Value(3.0, "w")
     shared = w * w
     out = shared * shared + shared
@@ -248,6 +258,7 @@ BAD_INPUT = {
 
 @pytest.mark.parametrize("call", BAD_INPUT)
 def test_bad_input_raises_a_type_error_naming_it(call) -> None:
+    """Each bad call raises TypeError whose message names what was passed."""
     make, words = BAD_INPUT[call]
     with pytest.raises(TypeError) as caught:
         make(Value(2.0, "w"))
@@ -256,6 +267,7 @@ def test_bad_input_raises_a_type_error_naming_it(call) -> None:
 
 
 def test_numbers_of_every_real_kind_are_accepted() -> None:
+    """ints, Fractions and NumPy scalars are real numbers: accepted, stored as float."""
     np = pytest.importorskip("numpy")
     for number, expected in [
         (3, 3.0),
@@ -277,6 +289,7 @@ def test_numbers_of_every_real_kind_are_accepted() -> None:
 
 
 def test_repr_and_html_repr() -> None:
+    """repr shows label, data and grad; the HTML display escapes the label."""
     value = Value(2.5, "<w&>")
     value.grad = -1.0
     assert repr(value) == "Value('<w&>', data=2.5, grad=-1)"
@@ -327,6 +340,7 @@ def micrograd_engine_tests(value_class) -> dict[str, tuple[float, float]]:
 
 
 def test_micrograds_engine_tests_give_micrograds_numbers() -> None:
+    """micrograd's test_engine.py computations give micrograd's values and grads."""
     micrograd_engine = pytest.importorskip("micrograd.engine")
     mine = micrograd_engine_tests(Value)
     theirs = micrograd_engine_tests(micrograd_engine.Value)
@@ -363,6 +377,7 @@ def train_with_micrograd_nn(nn: types.ModuleType, steps: int = 5) -> tuple[list[
 
 
 def test_micrograds_mlp_trains_identically_on_glassgrad() -> None:
+    """micrograd's nn.py on glassgrad: same losses and grads at every SGD step."""
     mine = train_with_micrograd_nn(micrograd_nn_with("from glassgrad import Value"))
     theirs = train_with_micrograd_nn(micrograd_nn_with("from micrograd.engine import Value"))
     assert mine[0] == pytest.approx(theirs[0], rel=1e-12)

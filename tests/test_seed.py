@@ -75,22 +75,26 @@ def linear() -> dict[str, Value]:
 
 
 def test_inputs_are_the_tutorials() -> None:
+    """The leaf numbers of both graphs are the tutorial's."""
     assert LINEAR_INPUTS == {"w": 2.0, "x": 3.0, "b": 1.0, "y": 10.0}
     assert SIGMOID_INPUTS == {"w": 0.5, "x": 2.0, "b": -1.0, "y": 1.0}
 
 
 def test_forward_values_before_backward() -> None:
+    """Forward alone gives m = 6, a = 7, e = -3, L = 9, and every grad is still 0."""
     nodes = linear_loss()
     assert {name: node.data for name, node in nodes.items()} == {n: v for n, (v, _) in LINEAR_EXPECTED.items()}
     assert all(node.grad == 0.0 for node in nodes.values())
 
 
 def test_every_value_and_grad_equals_the_table(linear) -> None:
+    """After backward, every (value, grad) pair equals the tutorial's table exactly."""
     assert {name: (node.data, node.grad) for name, node in linear.items()} == LINEAR_EXPECTED
     assert (linear["w"].grad, linear["x"].grad, linear["b"].grad, linear["y"].grad) == (-18, -12, -6, 6)
 
 
 def test_m_stores_one_link_per_operand() -> None:
+    """m = w·x saves (w, ∂m/∂w = 3) and (x, ∂m/∂x = 2); every other link holds its local derivative."""
     nodes = linear_loss()
     m = nodes["m"]
     assert [(link.value, link.local_grad) for link in m.parents] == [(nodes["w"], 3.0), (nodes["x"], 2.0)]
@@ -102,6 +106,7 @@ def test_m_stores_one_link_per_operand() -> None:
 
 
 def test_op_symbols_are_the_tutorials() -> None:
+    """The op symbols the diagrams show: ×, +, −, ², and −, exp, +1, 1/x, σ for the neuron."""
     nodes = linear_loss()
     assert [nodes[name].op for name in "wmaeL"] == ["", "×", "+", "−", "²"]
     atomic = sigmoid_neuron(fused=False)
@@ -119,6 +124,7 @@ def test_labels_are_display_only() -> None:
 
 
 def test_dependency_safe_order_and_its_reverse() -> None:
+    """Dependency-first w, x, m, b, a, y, e, L; backward processes L, e, y, a, b, m, x, w."""
     order = dependency_safe_order(linear_loss()["L"])
     assert labels(order) == ["w", "x", "m", "b", "a", "y", "e", "L"]
     assert labels(reversed(order)) == ["L", "e", "y", "a", "b", "m", "x", "w"]
@@ -140,6 +146,7 @@ def test_visit_m_appends_w_then_x_then_m() -> None:
 
 
 def test_trace_from_L_enters_and_appends_every_node_once() -> None:
+    """The walk from L enters and appends each node once, parents in stored order."""
     nodes = linear_loss()
     events = trace_dependency_safe_order(nodes["L"])
     assert [(event.kind, event.node.label) for event in events] == [
@@ -152,6 +159,7 @@ def test_trace_from_L_enters_and_appends_every_node_once() -> None:
 
 
 def test_backward_logs_the_seven_edges_of_the_trace(linear) -> None:
+    """Seven reverse edges, each with the tutorial's upstream, local, contribution, before and after."""
     steps = backward(linear["L"])
     assert len(steps) == 7
     assert [(s.output.label, s.parent.label) for s in steps] == [
@@ -163,6 +171,7 @@ def test_backward_logs_the_seven_edges_of_the_trace(linear) -> None:
 
 
 def test_square_sends_minus_six_which_becomes_the_upstream_of_subtraction(linear) -> None:
+    """The square's contribution -6 to e.grad is the upstream g_e of the subtraction."""
     steps = backward(linear["L"])
     assert steps[0].contribution == -6 == steps[0].after
     assert steps[1].upstream == steps[0].after == linear["e"].grad
@@ -185,6 +194,7 @@ def test_backward_clears_old_gradients_first(linear) -> None:
 
 
 def test_w_times_w_appears_once_but_sends_two_contributions() -> None:
+    """r = w·w: w is scheduled once, its two links each add 2, so w.grad = 4."""
     w = Value(2.0, "w")
     r = multiply(w, w, "r")
     assert dependency_safe_order(r) == [w, r]
@@ -204,6 +214,7 @@ def test_w_times_w_appears_once_but_sends_two_contributions() -> None:
 
 @pytest.mark.parametrize("fused", [True, False], ids=["fused", "atomic"])
 def test_neuron_values_and_grads(fused) -> None:
+    """z = 0, s = 0.5, L = 0.25, and the tutorial's table of grads, fused or atomic."""
     nodes = sigmoid_neuron(fused=fused)
     backward(nodes["L"])
     assert (nodes["z"].data, nodes["s"].data, nodes["L"].data) == (0.0, 0.5, 0.25)
@@ -213,6 +224,7 @@ def test_neuron_values_and_grads(fused) -> None:
 
 
 def test_atomic_intermediates() -> None:
+    """The atomic sigmoid's n, q, d: values -0, 1, 2 and grads 0.25."""
     nodes = sigmoid_neuron(fused=False)
     backward(nodes["L"])
     assert {name: (nodes[name].data, nodes[name].grad) for name in "nqd"} == {
@@ -222,6 +234,7 @@ def test_atomic_intermediates() -> None:
 
 
 def test_neuron_orders() -> None:
+    """Both neurons are returned, and walked, in dependency-safe order."""
     fused = sigmoid_neuron(fused=True)
     atomic = sigmoid_neuron(fused=False)
     assert labels(dependency_safe_order(fused["L"])) == list(fused)
@@ -231,6 +244,7 @@ def test_neuron_orders() -> None:
 
 
 def test_fused_sigmoid_has_eight_reverse_edges() -> None:
+    """The fused neuron's eight edges, with every number of the tutorial's trace."""
     nodes = sigmoid_neuron(fused=True)
     steps = backward(nodes["L"])
     assert [(s.output.label, s.parent.label) for s in steps] == [
@@ -240,6 +254,7 @@ def test_fused_sigmoid_has_eight_reverse_edges() -> None:
 
 
 def test_atomic_sigmoid_has_eleven_reverse_edges() -> None:
+    """The atomic neuron's eleven edges, with every number of the tutorial's trace."""
     nodes = sigmoid_neuron(fused=False)
     steps = backward(nodes["L"])
     assert [(s.output.label, s.parent.label) for s in steps] == [
@@ -250,6 +265,7 @@ def test_atomic_sigmoid_has_eleven_reverse_edges() -> None:
 
 
 def test_four_atomic_locals_multiply_to_the_fused_one() -> None:
+    """(-1/d²)(1)(q)(-1) = -0.25 · 1 · 1 · -1 = 0.25 = s(1 - s)."""
     fused_steps = backward(sigmoid_neuron(fused=True)["L"])
     atomic_steps = backward(sigmoid_neuron(fused=False)["L"])
     fused_local = next(s.local for s in fused_steps if (s.output.label, s.parent.label) == ("s", "z"))
@@ -260,6 +276,7 @@ def test_four_atomic_locals_multiply_to_the_fused_one() -> None:
 
 
 def test_fused_and_atomic_agree_on_common_nodes() -> None:
+    """Fusion changes the graph, not the numbers: the nine shared nodes agree."""
     fused = sigmoid_neuron(fused=True)
     atomic = sigmoid_neuron(fused=False)
     backward(fused["L"])
