@@ -592,12 +592,15 @@ def line_plot(
 
     Args:
         series: ``{name: [(x, y), ...]}`` or `Series` objects (for dashes, dots or a scatter).
-        x_label, y_label: axis titles (plain text, escaped).
-        log_x, log_y: log10 axes with ticks at powers of ten, labelled 10^k.
+        x_label: x axis title (plain text, escaped).
+        y_label: y axis title (plain text, escaped).
+        log_x: a log10 x axis, with ticks at powers of ten labelled 10^k.
+        log_y: a log10 y axis, likewise.
         title: shown above the plot and used as the SVG's accessible title.
-        x_range, y_range: fixed domains; by default the data widened to nice ticks (or whole decades).
-            Points beyond a fixed y range are clipped to the edge and listed in the note.
-        x_ticks, y_ticks: tick values for a fixed range (default: `nice_ticks` or `log_ticks`).
+        x_range: fixed x domain; by default the data widened to nice ticks (or whole decades).
+        y_range: fixed y domain, likewise; points beyond it are clipped to the edge and listed in the note.
+        x_ticks: tick values for a fixed x range (default: `nice_ticks` or `log_ticks`).
+        y_ticks: tick values for a fixed y range, likewise.
         markers: special points to ring and label (a minimum, a threshold).
         note: an extra sentence printed under the legend.
         area: canvas size and margins.
