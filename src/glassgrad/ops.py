@@ -167,4 +167,6 @@ def divide(u: Value | float, v: Value | float, label: str = "") -> Value:
     """`u / v`; local derivatives 1/v and -u/v²."""
     u, v = _value(u), _value(v)
     a, b = u.data, v.data
-    return Value(_div(a, b), label, (ParentLink(u, _div(1.0, b)), ParentLink(v, _div(-a, b * b))), "÷")
+    out = _div(a, b)
+    # -(u/v)/v from the output, as PyTorch: -u/v² overflows or underflows in v² first (1e-200/1e-200 gave -inf).
+    return Value(out, label, (ParentLink(u, _div(1.0, b)), ParentLink(v, _div(-out, b))), "÷")
