@@ -72,6 +72,7 @@ def draw_boxes(
     caption_text: str | None = None,
     rankdir: str = "LR",
     arrowheads_back: bool = False,
+    min_width: int | None = None,
 ) -> HtmlFragment:
     """Draw `boxes` joined by `arrows` as an inline SVG figure, deterministic for the same input.
 
@@ -89,6 +90,8 @@ def draw_boxes(
         arrowheads_back: draw each arrowhead at its source end instead: the layout still runs
             source → target, but the arrow reads target → source (for pointers that run against
             the forward direction, such as ``next_functions``).
+        min_width: the narrowest the drawing may be scaled to, in CSS pixels (narrower screens
+            scroll sideways). Default: 80 % of the natural width.
 
     Raises:
         ValueError: for a malformed id or prefix, an arrow naming an unknown box, or an unknown role.
@@ -124,10 +127,10 @@ def draw_boxes(
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 
     svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title, id_prefix)
-    narrowest = round(natural * 0.8)
+    narrowest = min_width if min_width is not None else round(natural * 0.8)
     svg = svg.replace(
         '<svg role="img"',
-        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{round(natural)}px" role="img"', 1,
+        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{max(round(natural), narrowest)}px" role="img"', 1,
     )
     figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
     return HtmlFragment(
