@@ -123,8 +123,10 @@ def nice_ticks(low: float, high: float, target: int = 6) -> list[float]:
     step = _nice_step((high - low) / max(target - 1, 1))
     first = math.floor(low / step + 1e-9)
     last = math.ceil(high / step - 1e-9)
-    # Multiply integers by the step (no running sum), so 0.1-steps print as 0.3, not 0.30000000000000004.
-    return [_clean(k * step) for k in range(first, last + 1)]
+    # Integer multiples of the step (no running sum), rounded to the step's own decimals,
+    # so 0.1-steps give 0.3, not 0.30000000000000004.
+    decimals = _decimals(step)
+    return [round(k * step, decimals) + 0.0 for k in range(first, last + 1)]
 
 
 def _nice_step(raw: float) -> float:
@@ -135,17 +137,12 @@ def _nice_step(raw: float) -> float:
     return 10.0 * magnitude
 
 
-def _clean(value: float) -> float:
-    """Round away binary noise in a tick value (12 significant digits) and turn -0.0 into 0.0."""
-    return float(f"{value:.12g}") + 0.0
-
-
 def _decimals(step: float) -> int:
     """Digits after the point that show a tick step exactly (0.25 needs 2, 50 needs 0)."""
-    for decimals in range(0, 13):
+    for decimals in range(0, 340):
         if abs(round(step, decimals) - step) <= 1e-9 * step:
             return decimals
-    return 12
+    return 340
 
 
 def log_ticks(low: float, high: float, max_ticks: int = 8) -> list[float]:
@@ -165,11 +162,12 @@ def log_ticks(low: float, high: float, max_ticks: int = 8) -> list[float]:
     if last == first:
         first, last = first - 1, last + 1
     stride = 1
-    while (last - first) // stride + 1 > max_ticks:
+    while True:
+        # Ticks sit on multiples of the stride, so widen the ends to those before counting.
+        start, stop = stride * math.floor(first / stride), stride * math.ceil(last / stride)
+        if (stop - start) // stride + 1 <= max_ticks:
+            return [float(f"1e{k}") for k in range(start, stop + 1, stride)]
         stride += 1
-    first = stride * math.floor(first / stride)
-    last = stride * math.ceil(last / stride)
-    return [float(f"1e{k}") for k in range(first, last + 1, stride)]
 
 
 class LinearScale:
@@ -552,7 +550,7 @@ def plot_figure(
     items = []
     for slot, series in legend:
         swatch = (
-            f'<svg class="gg-plot-swatch" viewBox="0 0 28 10" width="28" height="10" aria-hidden="true" '
+            f'<svg class="gg-plot-swatch" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 10" width="28" height="10" aria-hidden="true" '
             f'style="color:{series_colour(slot)}">'
             + (
                 f'<line x1="1" y1="5" x2="27" y2="5" stroke="currentColor" stroke-width="2"{_dash(slot, series)}/>'
