@@ -189,6 +189,10 @@ IEEE_CASES = [
     ("divide", (1.0, -0.0)),
     ("divide", (0.0, 0.0)),
     ("divide", (nan, 0.0)),
+    ("divide", (1e-200, 1e-200)),  # v² underflows: the gradient must still be -1e200
+    ("divide", (1e308, 1e308)),  # v² overflows
+    ("divide", (inf, 1e308)),
+    ("divide", (0.0, 1e-320)),
     ("exponential", (1000.0,)),
     ("exponential", (-1000.0,)),
     ("exponential", (inf,)),
