@@ -4,6 +4,11 @@ This package imports graphviz (``pip install "glassgrad[viz]"`` and Graphviz's `
 engine core never does. Every function returns an `HtmlFragment`: ``print(fragment)`` in a
 markdown-exec block with ``html="1"``, or leave it as the last expression of a Jupyter cell.
 Outside the site, add `stylesheet()` once for the colours.
+
+Graph figures carry stable element ids, ``{prefix}-node-{i}``, ``{prefix}-op-{i}``,
+``{prefix}-edge-{i}-{k}`` and ``{prefix}-out-{i}`` (``i``: position in
+``dependency_safe_order(root)``, ``k``: link index), documented in `glassgrad.viz.graph`;
+`GraphFigure` and `graph_ids` compute them, and trace cards drawn with ``graph=`` name them.
 """
 
 from glassgrad.viz.animate import PlayerFragment, animate_backward, animate_order, side_by_side

@@ -1,15 +1,16 @@
 """`draw_graph`: a computation graph as inline SVG (Graphviz), with stable ids for every element.
 
-Ids (documented contract for linked highlights and step-through animations). With the
+Ids (a documented contract, for linked highlights and step-through animations). With the
 figure's prefix ``p`` and ``i`` the position of a value in ``dependency_safe_order(root)``:
 
-=====================  =====================================================================
-``p``                  the ``<figure>`` wrapping the graph (``data-gg-prefix="p"``)
-``p-node-i``           value box of node i (``class="node gg-value"``; ``gg-leaf``/``gg-root``)
-``p-op-i``             operation circle that produced node i (only if node i has parents)
-``p-edge-i-k``         edge from ``node i .parents[k].value`` into ``p-op-i`` (label: its local grad)
-``p-out-i``            edge from ``p-op-i`` to ``p-node-i``
-=====================  =====================================================================
+| id | element |
+| --- | --- |
+| ``p`` | the ``<figure>`` wrapping the graph (``data-gg-prefix="p"``) |
+| ``p-graph`` | the SVG group holding every node and edge |
+| ``p-node-i`` | value box of node i (``class="node gg-value"``, plus ``gg-leaf`` / ``gg-root``) |
+| ``p-op-i`` | operation circle that produced node i (only if node i has parents) |
+| ``p-edge-i-k`` | edge from ``node_i.parents[k].value`` into ``p-op-i``, labelled with its local grad |
+| ``p-out-i`` | edge from ``p-op-i`` to ``p-node-i`` |
 
 Each of these ``<g>`` elements carries ``data-gg-*`` attributes: ``data-gg-index`` (i),
 ``data-gg-label``; edges also ``data-gg-output`` (i), ``data-gg-parent`` (the parent's
