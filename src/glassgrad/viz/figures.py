@@ -14,10 +14,6 @@ from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
 
 
-def _name(value: Value, names: dict[Value, str]) -> str:
-    return names.get(value) or caption(value)
-
-
 def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None) -> HtmlFragment:
     """How one operation is stored: output v, its ``ParentLink``s, and the parents they point back to.
 
