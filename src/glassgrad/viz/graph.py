@@ -66,7 +66,15 @@ def fingerprint(kind: str, parts: Sequence[str]) -> str:
 
 
 class GraphIds:
-    """The id of every element of one graph figure (see the module docstring for the scheme)."""
+    """The id of every element of one graph figure (see the module docstring for the scheme).
+
+    Args:
+        root: the output whose graph the figure draws.
+        prefix: the id prefix (a letter, then letters, digits, ``_``, ``-``).
+
+    Raises:
+        ValueError: if `prefix` is not a safe id prefix.
+    """
 
     __slots__ = ("prefix", "order", "_index")
 
@@ -108,6 +116,10 @@ class GraphFigure(HtmlFragment):
 
     ``figure.prefix``, ``figure.node_id(v)``, ``figure.op_id(v)``, ``figure.edge_id(output, k)``
     and ``figure.out_id(v)`` give the ids used in the SVG; ``figure.ids`` is the `GraphIds`.
+
+    Args:
+        html: the figure's markup.
+        ids: the id mapping used in that markup.
     """
 
     __slots__ = ("ids",)
@@ -122,19 +134,19 @@ class GraphFigure(HtmlFragment):
         return self.ids.prefix
 
     def node_id(self, value: Value) -> str:
-        """See `GraphIds.node_id`."""
+        """Id of the value box of `value` (see `GraphIds.node_id`)."""
         return self.ids.node_id(value)
 
     def op_id(self, value: Value) -> str:
-        """See `GraphIds.op_id`."""
+        """Id of the operation circle that produced `value` (see `GraphIds.op_id`)."""
         return self.ids.op_id(value)
 
     def edge_id(self, output: Value, k: int) -> str:
-        """See `GraphIds.edge_id`."""
+        """Id of the edge for ``output.parents[k]`` (see `GraphIds.edge_id`)."""
         return self.ids.edge_id(output, k)
 
     def out_id(self, value: Value) -> str:
-        """See `GraphIds.out_id`."""
+        """Id of the edge into the value box of `value` (see `GraphIds.out_id`)."""
         return self.ids.out_id(value)
 
 
