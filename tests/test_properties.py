@@ -21,6 +21,7 @@ from strategies import (  # noqa: E402
     UNARY,
     build_glassgrad,
     build_torch,
+    dag_settings,
     error_scales,
     programs,
 )
@@ -28,7 +29,7 @@ from strategies import (  # noqa: E402
 TOLERANCE = 1e-9
 """Allowed difference, as a fraction of each node's error scale (see `strategies.error_scales`)."""
 
-dags = settings(max_examples=150, deadline=None)
+dags = dag_settings(150)
 
 
 def test_strategies_cover_every_op() -> None:
@@ -76,7 +77,7 @@ def test_random_dag_matches_pytorch_at_every_node(program) -> None:
         assert abs(node.grad - twin.grad.item()) <= TOLERANCE * backward_scale[id(node)], node.label
 
 
-@settings(max_examples=100, deadline=None)
+@dag_settings(100)
 @given(programs(max_steps=8))
 def test_random_dag_matches_central_differences(program) -> None:
     """The engine's leaf gradients agree with central differences of the forward pass (minitorch style)."""

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 import glassgrad as gg
 from glassgrad import BackwardStep, CycleError, ParentLink, Value, backward, dependency_safe_order
 from glassgrad.examples import linear_loss, sigmoid_neuron
-from strategies import build_glassgrad, build_torch, error_scales, programs
+from strategies import build_glassgrad, build_torch, dag_settings, error_scales, programs
 
 # --- backward(accumulate=True) is PyTorch's semantics ----------------------------------------------------
 
@@ -46,7 +46,7 @@ def test_accumulate_matches_pytorch_after_each_of_two_calls() -> None:
     assert nodes["w"].grad == 2 * -18 and nodes["L"].grad == 2.0
 
 
-@settings(max_examples=50, deadline=None)
+@dag_settings(50)
 @given(programs(max_steps=8))
 def test_accumulate_matches_pytorch_on_random_dags(program) -> None:
     """The same on random DAGs over every op."""
