@@ -327,6 +327,7 @@ def animate_backward(
     *,
     title: str = "Backward pass, step by step",
     highlight_outputs: Sequence[str] = (),
+    trace: bool = True,
     id_prefix: str | None = None,
 ) -> PlayerFragment:
     """A player replaying one backward pass on the graph of `root`, edge by edge.
@@ -343,6 +344,8 @@ def animate_backward(
             now (which sets every ``.grad`` reachable from `root`).
         title: the player's heading.
         highlight_outputs: display names whose trace cards are highlighted (see `show_backward_steps`).
+        trace: include the complete trace under the graph (``False`` when the page shows it
+            elsewhere; without JavaScript the player is then the graph after backward).
         id_prefix: element id prefix of the figure (default: derived from the graph).
 
     Raises:
@@ -369,9 +372,11 @@ def animate_backward(
         f'<div><code>{parent}.grad</code>: <span data-gg-slot="before"></span> → '
         '<span class="gg-grad" data-gg-slot="after"></span></div></div></div>'
     )
-    trace = show_backward_steps(steps, highlight_outputs=highlight_outputs, graph=figure)
+    cards = show_backward_steps(steps, highlight_outputs=highlight_outputs, graph=figure) if trace else ""
     data = {"kind": "backward", "labels": _names(ids), "grad_prefix": "grad ", "frames": frames}
-    body = f'<div class="gg-player-graph">{figure}</div>{card}<div class="gg-player-trace">{trace}</div>'
+    body = f'<div class="gg-player-graph">{figure}</div>{card}'
+    if trace:
+        body += f'<div class="gg-player-trace">{cards}</div>'
     return _player("backward", prefix, title, body, data)
 
 

@@ -258,7 +258,7 @@
     }
     if (this.el.requestFullscreen && document.fullscreenEnabled) {
       var request = this.el.requestFullscreen();
-      if (request && request.catch) request.catch(overlay);
+      if (request && request.then) request.then(function () { self.syncFullscreen(); }, overlay);
     } else {
       overlay();
     }
@@ -339,9 +339,10 @@
     eachPlayer(function (player) { player.syncFullscreen(); });
   });
   document.addEventListener("keydown", function (event) {
+    // Browsers usually keep Esc for leaving native full screen; where the page receives it, honour it.
     if (event.key !== "Escape") return;
     eachPlayer(function (player) {
-      if (player.el.classList.contains("gg-player--overlay")) player.closeFullscreen();
+      if (player.isFullscreen()) player.closeFullscreen();
     });
   });
 

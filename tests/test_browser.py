@@ -1,0 +1,454 @@
+"""The built site in a real browser (Debian's Chromium, driven by Playwright).
+
+Every page loads without a console error and without a request outside the site; every
+step-through animation shows, at every step, exactly the engine's trace (expected values are
+computed here from glassgrad, never typed in); controls, keyboard, linked highlights and full
+screen work; phones never scroll the document sideways; the dark palette keeps graph text legible.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+from glassgrad import Value, backward, dependency_safe_order, trace_dependency_safe_order  # noqa: E402
+from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
+from glassgrad.viz import fmt  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+GRAPHS: dict[str, Callable[[], Value]] = {
+    "linear": lambda: linear_loss()["L"],
+    "fused sigmoid": lambda: sigmoid_neuron(True)["L"],
+    "atomic sigmoid": lambda: sigmoid_neuron(False)["L"],
+}
+"""The graphs the chapters animate; a player is matched to one by its dependency-first names."""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The built site served on 127.0.0.1 (a free port) for this module."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the module (Playwright's own download cannot work offline)."""
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Visit:
+    """One open page, recording its console errors and its requests outside the site."""
+
+    def __init__(self, page: Any, site_url: str) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+        def record(request: Any) -> None:
+            if not request.url.startswith((site_url, "data:", "blob:", "about:")):
+                self.outside.append(request.url)
+
+        page.on("request", record)
+
+
+@pytest.fixture(scope="module")
+def desktop(browser: Any) -> Iterator[Any]:
+    """A browser context shared by the tests that need no special settings (contexts are slow to make)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def visit(browser: Any, desktop: Any, site_url: str) -> Iterator[Callable[..., Visit]]:
+    """``visit(path, **context)`` opens a page of the site (in a context of its own if `context` is given)."""
+    pages: list[Any] = []
+    contexts: list[Any] = []
+
+    def open_page(path: str, wait_until: str = "load", **context: Any) -> Visit:
+        if context:
+            contexts.append(browser.new_context(**context))
+        page = (contexts[-1] if context else desktop).new_page()
+        pages.append(page)
+        session = Visit(page, site_url)
+        page.goto(site_url + path, wait_until=wait_until)
+        return session
+
+    yield open_page
+    for page in pages:
+        page.close()
+    for context in contexts:
+        context.close()
+
+
+def site_pages(built_site: Path) -> list[str]:
+    """Every page of the site, as a URL path ("" for Home)."""
+    pages = []
+    for index in sorted(built_site.rglob("index.html")):
+        relative = index.parent.relative_to(built_site).as_posix()
+        pages.append("" if relative == "." else relative + "/")
+    return pages
+
+
+def pages_with_players(built_site: Path) -> list[str]:
+    return [page for page in site_pages(built_site) if 'class="gg gg-player"' in (built_site / page / "index.html").read_text("utf-8")]
+
+
+def players(page: Any, kind: str) -> list[Any]:
+    return page.query_selector_all(f'.gg-player[data-gg-player="{kind}"][data-gg-ready]')
+
+
+def match_graph(player: Any) -> Value:
+    """The example graph whose dependency-first names the player's static figure shows."""
+    shown = player.eval_on_selector_all(".gg-svg .gg-value", "els => els.map(e => e.dataset.ggLabel)")
+    for make in GRAPHS.values():
+        root = make()
+        if sorted(node.label for node in dependency_safe_order(root)) == sorted(shown):
+            return root
+    raise AssertionError(f"the player draws no known graph: {shown}")
+
+
+# The state of a player as the reader sees it, read in one round trip per step.
+READ_STATE = """player => {
+  const labelsWith = name => [...player.querySelectorAll('.gg-svg .gg-value.' + name)].map(e => e.dataset.ggLabel);
+  const active = [...player.querySelectorAll('.gg-svg .gg-link.gg-active')].map(
+    e => [Number(e.dataset.ggOutput), Number(e.dataset.ggParent), Number(e.dataset.ggLink)]);
+  const grads = {};
+  player.querySelectorAll('.gg-svg .gg-value').forEach(e => {
+    const text = e.querySelector('text.gg-t-grad');  // absent where the graph is drawn without grads
+    grads[e.dataset.ggLabel] = text ? text.textContent : null; });
+  const chips = sel => [...player.querySelectorAll(sel + ' .gg-chip')].filter(
+    c => !c.classList.contains('gg-pending')).map(c => c.textContent);
+  const card = player.querySelector('.gg-player-card-step');
+  return {
+    step: Number(player.dataset.ggStep),
+    status: player.querySelector('.gg-player-status').textContent,
+    current: labelsWith('gg-current'), appended: labelsWith('gg-appended'), skipped: labelsWith('gg-skipped'),
+    path: player.querySelector('.gg-player-path') ? player.querySelector('.gg-player-path').textContent : null,
+    order: chips('.gg-order-list'), schedule: chips('.gg-schedule-list'),
+    active, grads,
+    card: card && !card.hidden ? card.textContent : null,
+  };
+}"""
+
+
+def expected_order_states(root: Value) -> list[dict[str, Any]]:
+    """What the order player must show at each step, straight from `trace_dependency_safe_order`."""
+    order_nodes = dependency_safe_order(root)
+    index = {node: i for i, node in enumerate(order_nodes)}
+    states = [{"current": [], "appended": [], "skipped": [], "path": [], "order": [], "schedule": [], "active": None}]
+    path: list[Value] = []
+    order: list[str] = []
+    for event in trace_dependency_safe_order(root):
+        link = None
+        if event.kind != "append" and event.depth > 0:
+            output = path[event.depth - 1]
+            ks = [k for k, parent_link in enumerate(output.parents) if parent_link.value is event.node]
+            link = [(index[output], index[event.node], k) for k in ks]  # w * w: either link of the pair
+        if event.kind == "enter":
+            path.append(event.node)
+        elif event.kind == "append":
+            path.pop()
+            order.append(event.node.label)
+        states.append(
+            {
+                "current": [event.node.label] if event.kind == "enter" else [],
+                "appended": [event.node.label] if event.kind == "append" else [],
+                "skipped": [event.node.label] if event.kind == "skip" else [],
+                "path": [node.label for node in path],
+                "order": list(order),
+                "schedule": [],
+                "active": link,
+            }
+        )
+    states.append({**states[-1], "current": [], "appended": [], "skipped": [], "path": [], "active": None,
+                   "schedule": order[::-1]})
+    return states
+
+
+def check_order_state(seen: dict[str, Any], want: dict[str, Any]) -> None:
+    for key in ("current", "appended", "skipped", "order", "schedule"):
+        assert seen[key] == want[key], (key, seen)
+    assert seen["path"] == (" → ".join(want["path"]) if want["path"] else "none")
+    if want["active"] is None:
+        assert seen["active"] == []
+    else:
+        assert len(seen["active"]) == 1 and tuple(seen["active"][0]) in want["active"]
+    assert seen["status"]
+
+
+def expected_backward_states(root: Value) -> list[dict[str, Any]]:
+    """Grad texts, active link and card numbers at each step, straight from `backward(root)`."""
+    order_nodes = dependency_safe_order(root)
+    index = {node: i for i, node in enumerate(order_nodes)}
+    steps = backward(root)
+    grads = {node.label: "—" for node in order_nodes}
+    states = [{"grads": dict(grads), "active": [], "numbers": None, "current": []}]
+    grads = {node.label: fmt(0.0) for node in order_nodes} | {root.label: fmt(1.0)}
+    states.append({"grads": dict(grads), "active": [], "numbers": None, "current": [root.label]})
+    used: dict[Value, int] = {}
+    for step in steps:
+        k = used.get(step.output, 0)
+        used[step.output] = k + 1
+        grads[step.parent.label] = fmt(step.after)
+        numbers = [fmt(x) for x in (step.upstream, step.local, step.contribution, step.before, step.after)]
+        states.append(
+            {
+                "grads": dict(grads),
+                "active": [[index[step.output], index[step.parent], k]],
+                "numbers": numbers,
+                "current": [step.output.label],
+            }
+        )
+    assert grads == {node.label: fmt(node.grad) for node in order_nodes}
+    return states
+
+
+def check_backward_state(seen: dict[str, Any], want: dict[str, Any]) -> None:
+    assert seen["grads"] == {label: "grad " + text for label, text in want["grads"].items()}
+    assert seen["active"] == want["active"]
+    assert seen["current"] == want["current"]
+    if want["numbers"] is None:
+        assert seen["card"] is None
+    else:
+        card = re.sub(r"\s+", " ", seen["card"])
+        upstream, local, contribution, before, after = want["numbers"]
+        assert f"= {upstream} ×" in card and f"= {local} =" in card and f"= {contribution}" in card, card
+        assert f"{before} → {after}" in card, card
+
+
+def step_through(player: Any, count: int) -> list[dict[str, Any]]:
+    """Press Forward until the last frame, reading the state at every step (frame 0 first)."""
+    forward = player.query_selector('[data-gg-action="forward"]')
+    states = [player.evaluate(READ_STATE)]
+    for _ in range(count - 1):
+        forward.click()
+        states.append(player.evaluate(READ_STATE))
+    assert forward.is_disabled()
+    return states
+
+
+def test_every_page_loads_cleanly_and_fits_a_phone(built_site: Path, visit: Callable[..., Visit]) -> None:
+    """No console error, no request outside the site, and at 375 px no sideways scroll of the document."""
+    pages = site_pages(built_site)
+    with_players = pages_with_players(built_site)
+    assert len(pages) >= 4 and with_players
+    for page in pages:
+        session = visit(page, wait_until="networkidle", viewport={"width": 375, "height": 800}, is_mobile=True)
+        assert session.errors == [], (page, session.errors)
+        assert session.outside == [], (page, session.outside)
+        widths = session.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths[0] <= widths[1], (page, widths)
+        if page in with_players:
+            scrolls = session.page.evaluate(
+                "[...document.querySelectorAll('.gg-player .gg-scroll')].map(e => e.scrollWidth > e.clientWidth)"
+            )
+            assert any(scrolls), page  # the wide graphs scroll inside their own boxes instead
+        session.page.context.close()
+
+
+def test_animations_replay_the_engine_traces(built_site: Path, visit: Callable[..., Visit]) -> None:
+    """At every step, each player shows exactly the engine's order walk or backward log."""
+    order_graphs, backward_graphs = set(), set()
+    for page in pages_with_players(built_site):
+        session = visit(page)
+        for player in players(session.page, "order"):
+            root = match_graph(player)
+            want = expected_order_states(root)
+            for step, (got, expected) in enumerate(zip(step_through(player, len(want)), want)):
+                assert got["step"] == step
+                check_order_state(got, expected)
+            order_graphs.add(len(dependency_safe_order(root)))
+        for player in players(session.page, "backward"):
+            root = match_graph(player)
+            want = expected_backward_states(root)
+            for got, expected in zip(step_through(player, len(want)), want):
+                check_backward_state(got, expected)
+            backward_graphs.add(len(dependency_safe_order(root)))
+        assert session.errors == []
+    # Chapters 2 and 3 animate the linear (8 values), fused (9) and atomic (12) graphs.
+    assert order_graphs == backward_graphs == {len(dependency_safe_order(make())) for make in GRAPHS.values()}
+
+
+def test_back_undoes_a_step_reset_returns_to_the_start_and_keys_step(built_site: Path, visit: Callable[..., Visit]) -> None:
+    page = next(p for p in pages_with_players(built_site) if "2-" in p)
+    session = visit(page)
+    player = players(session.page, "backward")[0]
+    want = expected_backward_states(match_graph(player))
+    forward = player.query_selector('[data-gg-action="forward"]')
+    for _ in range(4):
+        forward.click()
+    check_backward_state(player.evaluate(READ_STATE), want[4])
+    player.query_selector('[data-gg-action="back"]').click()
+    check_backward_state(player.evaluate(READ_STATE), want[3])
+    player.query_selector('[data-gg-action="reset"]').click()
+    start = player.evaluate(READ_STATE)
+    assert start["step"] == 0
+    check_backward_state(start, want[0])
+    player.focus()
+    session.page.keyboard.press("ArrowRight")
+    session.page.keyboard.press("ArrowRight")
+    check_backward_state(player.evaluate(READ_STATE), want[2])
+    session.page.keyboard.press("ArrowLeft")
+    check_backward_state(player.evaluate(READ_STATE), want[1])
+    session.page.keyboard.press("Space")  # play
+    assert player.query_selector('[data-gg-action="play"]').get_attribute("aria-pressed") == "true"
+    session.page.keyboard.press("Space")  # pause
+    assert player.query_selector('[data-gg-action="play"]').get_attribute("aria-pressed") == "false"
+    assert player.query_selector(".gg-player-status").text_content().startswith("Seed. ")
+    assert player.query_selector(".gg-player-status").get_attribute("aria-live") == "polite"
+
+
+def test_a_trace_card_and_its_edge_highlight_each_other(built_site: Path, visit: Callable[..., Visit]) -> None:
+    page = next(p for p in pages_with_players(built_site) if "2-" in p)
+    session = visit(page)
+    cards = session.page.query_selector_all(".gg-step[data-gg-edge]")
+    assert cards
+    for card in (cards[0], cards[-1]):
+        ids = [card.get_attribute(name) for name in ("data-gg-edge", "data-gg-output-node", "data-gg-parent-node")]
+        card.hover()
+        lit = session.page.evaluate("ids => ids.map(id => document.getElementById(id).classList.contains('gg-linked'))", ids)
+        assert lit == [True, True, True]
+        session.page.mouse.move(0, 0)
+        assert not session.page.evaluate("id => document.getElementById(id).classList.contains('gg-linked')", ids[0])
+        session.page.hover(f"#{ids[0]} text")  # the edge's label belongs to the edge's group
+        assert "gg-linked" in card.get_attribute("class")
+        session.page.mouse.move(0, 0)
+        card.focus()  # keyboard users get the same highlight
+        assert session.page.evaluate("id => document.getElementById(id).classList.contains('gg-linked')", ids[0])
+
+
+def test_full_screen_opens_and_closes(built_site: Path, visit: Callable[..., Visit]) -> None:
+    page = next(p for p in pages_with_players(built_site) if "2-" in p)
+    session = visit(page)
+    player = players(session.page, "order")[0]
+    button = player.query_selector('[data-gg-action="fullscreen"]')
+    is_open = "el => document.fullscreenElement === el || el.classList.contains('gg-player--overlay')"
+    for close in ("Escape", "button"):
+        button.click()
+        session.page.wait_for_function(f"el => ({is_open})(el) && el.querySelector('[data-gg-action=fullscreen]').textContent === 'Close full screen'", arg=player)
+        if close == "Escape":
+            session.page.keyboard.press("Escape")
+        else:
+            button.click()
+        session.page.wait_for_function(f"el => !({is_open})(el) && el.querySelector('[data-gg-action=fullscreen]').textContent === 'Open full screen'", arg=player)
+
+
+# WCAG relative luminance and contrast, with translucent backgrounds composited over what is below.
+CONTRAST = """player => [...player.querySelectorAll('.gg-svg text')].map(text => {
+  const parse = c => (c.match(/[\\d.]+/g) || []).map(Number);
+  const over = (top, bottom) => { const a = top.length > 3 ? top[3] : 1;
+    return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)); };
+  const background = el => {
+    const layers = [];
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const c = parse(node instanceof SVGElement ? 'rgba(0,0,0,0)' : style.backgroundColor);
+      if (c.length >= 3 && (c.length === 3 || c[3] > 0)) { layers.push(c); if (c.length === 3 || c[3] === 1) break; }
+    }
+    let colour = [255, 255, 255];
+    for (const layer of layers.reverse()) colour = over(layer, colour);
+    return colour;
+  };
+  const group = text.closest('g');
+  const box = group && group.querySelector(':scope > path, :scope > polygon');
+  let bg = background(text.closest('svg'));
+  if (box && group.classList.contains('gg-value')) bg = over(parse(getComputedStyle(box).fill), bg);
+  const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const fg = parse(getComputedStyle(text).fill);
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return [text.textContent, (a + 0.05) / (b + 0.05)];
+})"""
+
+
+def contrast_problems(page: Any) -> list[tuple[str, float]]:
+    """Graph texts of every player, measured mid-animation so the highlighted states count too."""
+    ratios = []
+    for player in players(page, "order") + players(page, "backward"):
+        for _ in range(3):
+            player.query_selector('[data-gg-action="forward"]').click()
+        ratios += player.evaluate(CONTRAST)
+    assert ratios
+    return [(content, round(ratio, 2)) for content, ratio in ratios if ratio < 4.5]
+
+
+def test_graph_text_contrasts_with_its_background_in_both_palettes(built_site: Path, visit: Callable[..., Visit]) -> None:
+    page = next(p for p in pages_with_players(built_site) if "2-" in p)
+    session = visit(page, viewport={"width": 1280, "height": 900})
+    assert contrast_problems(session.page) == []
+    session.page.locator("form[data-md-component=palette] label:visible").first.click()  # Material's toggle
+    session.page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    assert contrast_problems(session.page) == []
+
+
+def test_reduced_motion_turns_transitions_off(built_site: Path, visit: Callable[..., Visit]) -> None:
+    page = next(p for p in pages_with_players(built_site) if "2-" in p)
+    path = ".gg-player .gg-svg .gg-value > path"
+    session = visit(page)
+    moving = session.page.eval_on_selector(path, "e => getComputedStyle(e).transitionDuration")
+    session.page.emulate_media(reduced_motion="reduce")
+    still = session.page.eval_on_selector(path, "e => getComputedStyle(e).transitionDuration")
+    assert moving != "0s" and still == "0s"
+
+
+def test_without_javascript_the_lists_and_trace_are_complete(built_site: Path, visit: Callable[..., Visit]) -> None:
+    page = next(p for p in pages_with_players(built_site) if "2-" in p)
+    session = visit(page, java_script_enabled=False)
+    player = session.page.query_selector('.gg-player[data-gg-player="order"]')
+    root = match_graph(player)
+    names = [node.label for node in dependency_safe_order(root)]
+    assert player.eval_on_selector_all(".gg-order-list .gg-chip", "els => els.map(e => e.textContent)") == names
+    assert player.eval_on_selector_all(".gg-schedule-list .gg-chip", "els => els.map(e => e.textContent)") == names[::-1]
+    assert not player.query_selector(".gg-player-controls").is_visible()
+    trace_cards = session.page.query_selector_all(".gg-step[data-gg-step]")
+    assert len(trace_cards) >= len(backward(root))
+
+
+def test_instant_navigation_initialises_each_player_once(built_site: Path, visit: Callable[..., Visit]) -> None:
+    page = next(p for p in pages_with_players(built_site) if "2-" in p)
+    session = visit("")
+    session.page.click(f'a[href$="{page}"]')  # Material's instant navigation: no full reload
+    session.page.wait_for_selector(".gg-player[data-gg-ready]")
+    player = players(session.page, "backward")[0]
+    player.query_selector('[data-gg-action="forward"]').click()
+    assert player.get_attribute("data-gg-step") == "1"  # one listener per button, so one step per click
+    assert session.errors == []
