@@ -99,6 +99,21 @@ def test_value_backward_matches_the_function(fused) -> None:
     assert {n: v.grad for n, v in by_method.items()} == {n: 2 * v.grad for n, v in by_function.items()}
 
 
+def test_backward_from_a_leaf_seeds_it_and_logs_nothing() -> None:
+    """A leaf is its own whole graph: grad 1, no links, an empty log."""
+    leaf = Value(3.0, "w")
+    assert len(backward(leaf)) == 0 and leaf.grad == 1.0
+
+
+def test_backward_touches_only_what_the_root_reaches() -> None:
+    """Clearing and accumulating stop at the root's graph: a sibling graph keeps its gradients."""
+    w, x = Value(2.0, "w"), Value(3.0, "x")
+    first, sibling = w * x, w + x
+    sibling.grad = 7.0
+    backward(first)
+    assert (w.grad, x.grad, sibling.grad) == (3.0, 2.0, 7.0)
+
+
 def test_backward_steps_is_a_read_only_sequence() -> None:
     """len, indexing (negative too), slices, iteration, ==, Sequence mixins; no item assignment."""
     nodes = linear_loss()
