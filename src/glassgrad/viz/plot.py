@@ -88,6 +88,8 @@ _LEGEND_ITEM = "display:flex;align-items:center;gap:.4em;margin:0;list-style:non
 def format_number(value: float, decimals: int = 1) -> str:
     """Fixed-precision text for an SVG coordinate or a label: no ``-0.0``, no exponent, same bytes every run.
 
+    `value` is printed with `decimals` digits after the point.
+
     >>> format_number(-0.04), format_number(12.345, 2), format_number(3, 0)
     ('0.0', '12.35', '3')
     """
@@ -106,7 +108,7 @@ def nice_ticks(low: float, high: float, target: int = 6) -> list[float]:
     """Round tick values (1, 2, 2.5 or 5 times a power of ten apart) covering ``[low, high]``.
 
     The first tick is at or below `low` and the last at or above `high`, so a scale can
-    extend its domain to them.
+    extend its domain to them; the step aims at about `target` ticks.
 
     >>> nice_ticks(0.0, 9.0)
     [0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
@@ -147,6 +149,8 @@ def _decimals(step: float) -> int:
 
 def log_ticks(low: float, high: float, max_ticks: int = 8) -> list[float]:
     """Powers of ten covering ``[low, high]`` (both > 0), every k-th decade when there are too many.
+
+    At most `max_ticks` values are returned.
 
     >>> log_ticks(3e-14, 0.2)[:3], len(log_ticks(3e-14, 0.2))
     ([1e-14, 1e-12, 1e-10], 8)
@@ -261,7 +265,11 @@ Scale = Union[LinearScale, LogScale]
 
 @dataclass(frozen=True)
 class PlotArea:
-    """The SVG canvas (`width` x `height` viewBox units) and the margins around the data rectangle."""
+    """The SVG canvas (`width` x `height` viewBox units) and the margins around the data rectangle.
+
+    `left` leaves room for y tick labels and the y axis title, `bottom` for x tick labels and
+    the x axis title; `right` and `top` keep the frame off the edges.
+    """
 
     width: float = 560.0
     height: float = 340.0
@@ -310,7 +318,7 @@ class Series:
 class Marker:
     """A labelled special point (a minimum, a threshold), drawn as a ring with its label beside it.
 
-    `place` puts the label ``"above"`` or ``"below"`` the ring; ``"auto"`` picks above unless the
+    `x` and `y` are data coordinates (clamped into the frame if outside it). `place` puts the label ``"above"`` or ``"below"`` the ring; ``"auto"`` picks above unless the
     point is near the top edge. The label goes to whichever side of the ring has more room.
     """
 
@@ -350,9 +358,10 @@ def _dash(slot: int, series: Series) -> str:
 
 
 def axes_svg(area: PlotArea, x_scale: Scale, y_scale: Scale, *, x_label: str, y_label: str) -> str:
-    """SVG for the frame, grid lines, tick labels and the two axis labels (all text escaped).
+    """SVG for the frame, grid lines, tick labels and the two axis titles (all text escaped).
 
-    Everything is drawn in ``currentColor``, so the axes take the page's text colour in
+    The frame fills the data rectangle of `area`; `x_scale` and `y_scale` give the tick positions
+    and labels; `x_label` and `y_label` are the axis titles (plain text). Everything is drawn in ``currentColor``, so the axes take the page's text colour in
     either palette.
     """
     x0, x1 = area.x_pixels
@@ -537,9 +546,10 @@ def plot_figure(
 ) -> HtmlFragment:
     """Wrap an SVG `body` (already escaped) in the shared figure: responsive SVG, legend, notes.
 
-    `legend` pairs each series with its colour slot; `notes` are plain text and `description`
-    (the accessible summary) too: both are escaped here. The figure carries the ``gg`` class,
-    so it takes the site's text colour and palette.
+    `area` gives the viewBox size; `title` (optional) is shown above the plot and read as the
+    SVG's accessible title. `legend` pairs each series with its colour slot. `title`, `notes`
+    and `description` (the accessible summary) are plain text, escaped here. The figure carries
+    the ``gg`` class, so it takes the site's text colour and palette.
     """
     svg = (
         f'<svg class="gg-plot-svg" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {format_number(area.width, 0)} '
