@@ -16,7 +16,7 @@ and speed, neither changes a number:
 37
 >>> score = model([0.5, -1.0])
 >>> score.backward()
->>> all(p.grad == p.grad for p in model.parameters())  # every gradient is a number (no nan)
+>>> all(p.grad == p.grad for p in model.parameters())  # no nan anywhere
 True
 """
 
