@@ -1,30 +1,74 @@
-# The chapter map is read from docs/chapters/, so a new chapter appears here without editing this page.
+# The map follows mkdocs.yml's nav, so a page added to the nav appears here without editing this page.
 import os
 import re
 from pathlib import Path
 
-chapters_folder = Path(os.environ.get("MKDOCS_CONFIG_DIR", ".")) / "docs" / "chapters"
+import yaml
+
+site_root = Path(os.environ.get("MKDOCS_CONFIG_DIR", "."))
+docs_folder = site_root / "docs"
+
+# Used when a page has no `description:` front matter (a page's own description always wins).
+FALLBACK_SUMMARIES = {
+    "chapters/2-from-scratch.md": "The smallest engine that reproduces PyTorch's table: values, parent links, "
+    "a dependency-safe order and every chain-rule step of backward, traced.",
+    "chapters/3-fused-sigmoid.md": "One neuron, with the sigmoid as one fused operation or as four atomic ones: "
+    "same gradients, fewer steps.",
+}
 
 
-def chapter_summary(markdown: str) -> tuple[str, str]:
-    """(title, summary): the `# ` heading, and the front matter's `description:` or else the first sentence."""
+class NavLoader(yaml.SafeLoader):
+    """A YAML loader that reads mkdocs.yml and ignores its tags (`!relative`, `!!python/name:`)."""
+
+
+NavLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+NavLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def nav_pages(entries, section=""):
+    """Yield (section, title or None, docs-relative path) for every Markdown page in the nav, in order."""
+    for entry in entries:
+        if isinstance(entry, str):
+            yield section, None, entry
+        elif isinstance(entry, dict):
+            for title, target in entry.items():
+                if isinstance(target, list):
+                    yield from nav_pages(target, title)
+                elif isinstance(target, str) and target.endswith(".md"):
+                    yield section, title, target
+
+
+def page_summary(path: str) -> tuple[str, str]:
+    """(title, summary) of a page: its `# ` heading, and its description or else its first sentence."""
+    markdown = (docs_folder / path).read_text(encoding="utf-8")
     description = re.match(r"---\n(?:.*\n)*?description:\s*(.+)\n(?:.*\n)*?---\n", markdown)
     title = re.search(r"^# (.+)$", markdown, re.MULTILINE)
     body = markdown[title.end():] if title else markdown
     paragraph = next(
         (block.strip() for block in re.split(r"\n\s*\n", body)
-         if block.strip() and not block.lstrip().startswith(("#", "```", "\\[", "!!!", "<", "|", "-", "--8<--"))),
+         if block.strip() and not block.lstrip().startswith(("#", "```", "\\[", "!!!", "<", "|", "-", "--8<--", ":::"))),
         "",
     )
-    sentence = re.split(r"(?<=[.!?:])\s", " ".join(paragraph.split()), maxsplit=1)[0]
-    summary = description[1].strip().strip("\"'") if description else sentence.rstrip(":")
-    return (title[1].strip() if title else "Untitled"), summary
+    sentence = re.split(r"(?<=[.!?])\s", " ".join(paragraph.split()), maxsplit=1)[0]
+    if description:
+        summary = description[1].strip().strip("\"'")
+    else:
+        summary = FALLBACK_SUMMARIES.get(path, sentence)
+    return (title[1].strip() if title else path), summary
 
 
-rows = ["| chapter | what it shows |", "| --- | --- |"]
-for path in sorted(chapters_folder.glob("*.md")):
-    title, summary = chapter_summary(path.read_text(encoding="utf-8"))
-    # A site URL, not a .md path: MkDocs does not rewrite links inside executed output.
-    rows.append(f"| [{title}](chapters/{path.stem}/) | {summary} |")
-assert len(rows) > 2, "no chapter found"
+def page_url(path: str) -> str:
+    """The page's URL relative to Home (MkDocs does not rewrite .md links inside executed output)."""
+    stem = path[: -len(".md")]
+    return "./" if stem == "index" else (stem[: -len("index")] if stem.endswith("/index") else stem + "/")
+
+
+config = yaml.load((site_root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=NavLoader)
+rows = ["| part | page | what it shows |", "| --- | --- | --- |"]
+for section, nav_title, path in nav_pages(config["nav"]):
+    if path == "index.md":
+        continue
+    title, summary = page_summary(path)
+    rows.append(f"| {section} | [{nav_title or title}]({page_url(path)}) | {summary.replace('|', '&#124;')} |")
+assert len(rows) > 2, "the nav lists no page besides Home"
 print("\n".join(rows))
