@@ -33,8 +33,8 @@ CHAPTER_1 = "chapters/1-pytorch/"
 EXPECTED_FIGURES = {
     "": 1,  # Home: the hero graph of the first example
     CHAPTER_1: 0,
-    "chapters/2-from-scratch/": 4,  # storage figure, order walks and graphs (glassgrad.viz)
-    "chapters/3-fused-sigmoid/": 2,  # the fused and the atomic neuron
+    "chapters/2-from-scratch/": 6,  # storage, w*w, graph before and after backward; 2 step-through players
+    "chapters/3-fused-sigmoid/": 6,  # the fused and the atomic neuron; 4 step-through players (2 side by side)
 }
 
 
