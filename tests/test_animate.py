@@ -238,3 +238,12 @@ def test_jupyter_display_inlines_the_script_once_per_fragment() -> None:
     assert str(pair).count("<script>") == 0  # the site links the script instead
     assert "</" not in script_text()
     assert [player["kind"] for player in pair.data["players"]] == ["order", "backward"]
+
+
+def test_backward_player_without_trace_keeps_graph_and_card_only() -> None:
+    root = linear_loss()["L"]
+    steps = backward(root)
+    html = str(animate_backward(root, steps, trace=False, min_width=900))
+    assert "gg-player-trace" not in html and 'data-gg-step="' not in html
+    assert "min-width:900px" in html and 'class="gg-player-card" hidden' in html
+    assert html != str(animate_backward(root, steps, trace=False))  # another width, other ids

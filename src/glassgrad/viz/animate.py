@@ -287,7 +287,13 @@ def _chips(names: Sequence[str], ids: Sequence[str]) -> str:
     )
 
 
-def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step by step", id_prefix: str | None = None) -> PlayerFragment:
+def animate_order(
+    root: Value,
+    *,
+    title: str = "Dependency-safe ordering, step by step",
+    min_width: int | None = None,
+    id_prefix: str | None = None,
+) -> PlayerFragment:
     """A player replaying `trace_dependency_safe_order(root)` on the graph of `root`.
 
     Each step shows the node being visited (and the open visit path), a node skipped because
@@ -298,11 +304,13 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
     Args:
         root: the output whose graph is walked (usually the loss).
         title: the player's heading.
+        min_width: the narrowest the graph is scaled to, in CSS pixels (see `draw_graph`); the
+            player scrolls its graph to keep the current step in view.
         id_prefix: element id prefix of the figure (default: derived from the graph, distinct
             from the prefix of a plain `draw_graph` of it on the same page).
     """
-    prefix = id_prefix if id_prefix is not None else _prefix("order", dependency_safe_order(root), False)
-    figure = draw_graph(root, show_grad=False, id_prefix=prefix)
+    prefix = id_prefix if id_prefix is not None else _prefix(f"order|{min_width}", dependency_safe_order(root), False)
+    figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix)
     ids = figure.ids
     frames = order_frames(root, ids)
     labels = _names(ids)
@@ -328,6 +336,7 @@ def animate_backward(
     title: str = "Backward pass, step by step",
     highlight_outputs: Sequence[str] = (),
     trace: bool = True,
+    min_width: int | None = None,
     id_prefix: str | None = None,
 ) -> PlayerFragment:
     """A player replaying one backward pass on the graph of `root`, edge by edge.
@@ -346,6 +355,7 @@ def animate_backward(
         highlight_outputs: display names whose trace cards are highlighted (see `show_backward_steps`).
         trace: include the complete trace under the graph (``False`` when the page shows it
             elsewhere; without JavaScript the player is then the graph after backward).
+        min_width: the narrowest the graph is scaled to, in CSS pixels (see `draw_graph`).
         id_prefix: element id prefix of the figure (default: derived from the graph).
 
     Raises:
@@ -356,8 +366,8 @@ def animate_backward(
     steps = list(steps)
     if steps and steps[0].output is not root:
         raise ValueError("the steps were not logged by backward(root): their first output is not root")
-    prefix = id_prefix if id_prefix is not None else _prefix("backward", dependency_safe_order(root), True)
-    figure = draw_graph(root, show_grad=True, id_prefix=prefix)
+    prefix = id_prefix if id_prefix is not None else _prefix(f"backward|{min_width}", dependency_safe_order(root), True)
+    figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix)
     ids = figure.ids
     frames = backward_frames(root, steps, ids)
     out, parent = '<span data-gg-slot="output"></span>', '<span data-gg-slot="parent"></span>'

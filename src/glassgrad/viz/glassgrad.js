@@ -130,6 +130,20 @@
     if (this.status) this.status.textContent = frame.label + ". " + frame.text;
     this.el.setAttribute("data-gg-step", String(this.index));
     this.syncButtons();
+    this.follow(frame);
+  };
+
+  /* Keep the step's element in view when the graph is wider than its box (sideways only). */
+  Player.prototype.follow = function (frame) {
+    var box = this.svg && this.svg.closest(".gg-scroll");
+    var target = byId(this.svg, frame.edge || frame.node || frame.parent);
+    if (!box || !target || box.scrollWidth <= box.clientWidth) return;
+    var view = box.getBoundingClientRect();
+    var spot = target.getBoundingClientRect();
+    if (spot.left >= view.left && spot.right <= view.right) return;
+    var left = box.scrollLeft + (spot.left + spot.width / 2) - (view.left + view.width / 2);
+    var smooth = !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+    box.scrollTo({ left: Math.max(0, left), behavior: smooth ? "smooth" : "auto" });
   };
 
   Player.prototype.syncButtons = function () {
