@@ -67,7 +67,7 @@ _STYLE = (
     + "".join(f"--gg-plot-series-{i}:{dark};" for i, (_, dark) in enumerate(SERIES_COLOURS))
     + "}"
     # A 560-unit viewBox on a 375 px phone shrinks 13-unit text to 8 px; draw it larger there.
-    + "@media (max-width:600px){.gg-plot-svg{font-size:17px}}"
+    + "@media (max-width:600px){.gg-plot-svg{font-size:19px}}"
     + "</style>"
 )
 """Per-figure CSS: the series palette as variables (light, then dark) and larger text on phones.
