@@ -175,6 +175,15 @@ def test_log_axes_label_powers_of_ten_as_superscripts():
     assert len(ticks) <= 2 * 8  # at most 8 per axis, stepping over decades when there are many
 
 
+def test_a_scatter_series_draws_one_dot_per_point_and_no_line():
+    points = [(0.0, 1.0), (1.0, 3.0), (2.0, 2.0), (3.0, 5.0)]
+    root = parse(line_plot([Series("samples", points, markers=True, line=False)], x_label="x", y_label="y"))
+    assert by_class(root, f"{SVG}polyline", "gg-plot-line") == []
+    assert len(by_class(root, f"{SVG}circle", "gg-plot-dot")) == len(points)
+    (swatch,) = [li.find(f"{SVG}svg") for li in root.iter("li")]
+    assert swatch.find(f"{SVG}circle") is not None and swatch.find(f"{SVG}line") is None
+
+
 def test_markers_are_ringed_and_labelled():
     root = parse(line_plot({"a": [(0, 0), (1, 1)]}, x_label="x", y_label="y", markers=[Marker(0.5, 0.5, "half way", place="below")]))
     (marker,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "gg-plot-marker"]

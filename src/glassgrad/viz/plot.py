@@ -132,6 +132,7 @@ def nice_ticks(low: float, high: float, target: int = 6) -> list[float]:
 
 
 def _nice_step(raw: float) -> float:
+    """The smallest 1, 2, 2.5 or 5 times a power of ten that is at least `raw`."""
     magnitude = 10.0 ** math.floor(math.log10(raw))
     for factor in (1.0, 2.0, 2.5, 5.0, 10.0):
         if raw <= factor * magnitude * (1 + 1e-9):
