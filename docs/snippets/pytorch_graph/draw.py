@@ -60,7 +60,7 @@ def correspondence(glassgrad_nodes, graph):
 
 def correspondence_table(glassgrad_nodes, graph):
     """The rows of `correspondence` as a Markdown table."""
-    lines = ["| value | glassgrad: op, links | PyTorch: node, next | PyTorch saved |",
+    lines = ["| value | glassgrad op · links | PyTorch node · edges | what PyTorch saved |",
              "| --- | --- | --- | --- |"]
     for name, op, links, kind, entries, saved in correspondence(glassgrad_nodes, graph):
         lines.append(f"| `{escape(name)}` | {escape(op)} · {links} | `{escape(kind)}` · {entries} | "
