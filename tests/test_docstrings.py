@@ -145,3 +145,19 @@ def test_an_undocumented_parameter_is_caught() -> None:
 
     assert undocumented_parameters(scale, inspect.getdoc(scale) or "", "") == ["factor"]
     assert undocumented_parameters(scale, "Multiply value by factor.", "") == []
+
+
+def test_reference_shows_doctests_as_code() -> None:
+    """The API reference's griffe extension fences each doctest run and leaves prose and fences alone."""
+    import runpy
+    from pathlib import Path
+
+    pytest.importorskip("griffe")
+    extension = Path(__file__).resolve().parents[1] / "docs" / "hooks" / "griffe_doctests.py"
+    fence_doctests = runpy.run_path(str(extension))["fence_doctests"]
+    text = "Intro.\n\n>>> xs = [1,\n...       2]\n>>> xs\n[1, 2]\n\nAfter.\n\n```python\n>>> kept\n```"
+    assert fence_doctests(text) == (
+        "Intro.\n\n```pycon\n>>> xs = [1,\n...       2]\n>>> xs\n[1, 2]\n```\n\nAfter.\n\n```python\n>>> kept\n```"
+    )
+    indented = "Args:\n    x: a number.\n\n    >>> 1\n    1"
+    assert fence_doctests(indented).splitlines()[-4:] == ["    ```pycon", "    >>> 1", "    1", "    ```"]
