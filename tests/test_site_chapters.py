@@ -296,7 +296,7 @@ def test_dark_palette_recolours_the_svg(built_site: Path, browser) -> None:
         tab.goto((built_site / CHAPTER_3 / "index.html").as_uri())
         tab.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
         colours[scheme] = tab.evaluate(
-            "['text.gg-t-grad', 'text.gg-t-label', 'text.gg-t-local']"
+            "['text.gg-t-grad', 'text.gg-t-label', 'text.gg-t-local', '.gg-value .gg-f-box']"
             ".map(s => getComputedStyle(document.querySelector(s)).fill)"
         )
         tab.close()

@@ -200,9 +200,23 @@ def test_svg_is_inline_ready_and_scrolls_sideways(linear):
     assert 'class="gg-scroll" style="overflow-x:auto"' in html
     wide = parse(draw_graph(nodes["L"], min_width=1234)).find(f".//{SVG}svg")
     assert "min-width:1234px" in wide.get("style")
-    # No colour is fixed where CSS cannot reach it: every coloured text has a class.
+    # No colour is fixed where CSS cannot reach it: every coloured text or shape has a class.
     for text in svg.iter(f"{SVG}text"):
         assert text.get("fill") is None or text.get("class"), ET.tostring(text)
+
+
+@pytest.mark.parametrize("renderer", ["draw_graph", "show_parent_link"])
+def test_every_coloured_shape_has_a_palette_class(linear, renderer):
+    nodes, _ = linear
+    fragment = draw_graph(nodes["L"]) if renderer == "draw_graph" else show_parent_link(nodes["m"])
+    shapes = [el for el in parse(fragment).iter() if el.tag.rsplit("}", 1)[-1] in ("path", "polygon", "ellipse")]
+    assert shapes
+    for shape in shapes:
+        coloured = [c for c in (shape.get("fill"), shape.get("stroke")) if c and c.startswith("#")]
+        if coloured:
+            classes = (shape.get("class") or "").split()
+            assert len(classes) == len(coloured), ET.tostring(shape)
+            assert all(re.fullmatch(r"gg-[fs]-[a-z]+", css) for css in classes)
 
 
 def test_graph_output_is_deterministic_and_prefixes_differ_by_content(linear):

@@ -45,6 +45,19 @@ TEXT_CLASSES = {
 }
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
 
+# The same idea for shapes: a Graphviz fill or stroke in one of these colours gets the class
+# ``gg-f-{role}`` or ``gg-s-{role}``, which the stylesheet maps to the palette's colour.
+SHAPE_ROLES = {
+    "#0f766e": "grad",
+    "#1d4ed8": "local",
+    "#64748b": "line",
+    "#111827": "ink",
+    "#1f2937": "ink",
+    "#f8fafc": "box",
+    "#eef2ff": "op",
+    "#94a3b8": "edge",
+}
+
 DEFAULT_MIN_WIDTH = 640
 """Default narrowest width of a graph, in CSS pixels: it fits a desktop column; a phone scrolls sideways."""
 
@@ -214,6 +227,16 @@ def svg_cleanup(
         return f'<text class="{css_class}"{m.group(1)}fill="{m.group(2)}"' if css_class else m.group(0)
 
     svg = re.sub(r'<text( [^>]*?)fill="(#[0-9a-fA-F]{6})"', text_class, svg)
+
+    def shape_class(m: re.Match[str]) -> str:
+        roles = [
+            f"gg-{kind or 's'}-{SHAPE_ROLES[colour.lower()]}"
+            for kind, colour in re.findall(r' (?:(f)ill|(?:s)troke)="(#[0-9a-fA-F]{6})"', m.group(2))
+            if colour.lower() in SHAPE_ROLES
+        ]
+        return f'<{m.group(1)} class="{" ".join(roles)}"{m.group(2)}' if roles else m.group(0)
+
+    svg = re.sub(r"<(path|polygon|ellipse|polyline)( [^>]*)", shape_class, svg)
 
     def add_attrs(m: re.Match[str]) -> str:
         attrs = element_attrs.get(m.group(1))
