@@ -294,6 +294,8 @@ def test_dark_palette_recolours_the_svg(built_site: Path, browser) -> None:
     for scheme in ("default", "slate"):
         tab = browser.new_page(viewport={"width": 1280, "height": 800})
         tab.goto((built_site / CHAPTER_3 / "index.html").as_uri())
+        # Read final colours, not a frame of a colour transition (the players animate fills).
+        tab.add_style_tag(content="* { transition: none !important; animation: none !important; }")
         tab.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
         colours[scheme] = tab.evaluate(
             "['text.gg-t-grad', 'text.gg-t-label', 'text.gg-t-local', '.gg-value .gg-f-box']"
