@@ -28,7 +28,7 @@ from typing import Callable, Sequence, TextIO, Union
 
 from glassgrad.autograd import backward
 from glassgrad.ops import relu
-from glassgrad.value import ParentLink, Value
+from glassgrad.value import ParentLink, Value, as_float
 
 RandomSource = Union[random.Random, int]
 """Where initial weights come from: a `random.Random` (drawn from in order) or an int seed."""
@@ -81,18 +81,11 @@ def weighted_sum(weights: Sequence[Value], inputs: Sequence[Value | float], bias
             links.append(ParentLink(weight, x.data))
             links.append(ParentLink(x, weight.data))
         else:
-            x_data = x if type(x) is float else _number(x)
+            x_data = x if type(x) is float else as_float(x, "weighted_sum input")
             total += weight.data * x_data
             links.append(ParentLink(weight, x_data))
     links.append(ParentLink(bias, 1.0))
     return Value(total, label, tuple(links), "Σ")
-
-
-def _number(x: object) -> float:
-    """`x` as a float for a plain-number input; the engine's own check gives the error message."""
-    from glassgrad.value import as_float
-
-    return as_float(x, "weighted_sum input")
 
 
 class Module:
