@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import sys
 
 import pytest
 
@@ -294,3 +295,20 @@ def test_moons_refuse_bad_arguments() -> None:
         make_moons(1)
     with pytest.raises(ValueError, match="cannot be negative"):
         make_moons(10, noise=-0.1)
+
+
+def test_a_jupyter_kernel_counts_as_interactive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a notebook (an IPython kernel shell) the default shows the bar; a plain IPython import does not."""
+    import types
+
+    from glassgrad import nn
+
+    class ZMQInteractiveShell:  # the class name Jupyter's kernel shell has
+        pass
+
+    fake = types.ModuleType("IPython")
+    fake.get_ipython = lambda: None  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "IPython", fake)
+    assert nn._interactive() is False
+    fake.get_ipython = lambda: ZMQInteractiveShell()  # type: ignore[attr-defined]
+    assert nn._interactive() is True
