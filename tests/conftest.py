@@ -38,7 +38,10 @@ def build_site(
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(destination)]
     finished = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=600)
     if check and finished.returncode != 0:
-        raise AssertionError(f"mkdocs build failed in {root}:\n{finished.stdout}\n{finished.stderr}")
+        log = finished.stdout + finished.stderr
+        # One line per problem first (the hooks put the page and block in it), then the whole log.
+        headlines = [line for line in log.splitlines() if line.startswith(("WARNING", "ERROR"))]
+        raise AssertionError(f"mkdocs build failed in {root}:\n" + "\n".join(headlines) + f"\n\n{log}")
     return finished
 
 

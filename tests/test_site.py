@@ -318,6 +318,8 @@ def test_changed_input_changes_the_published_numbers(tmp_path: Path, built_site:
     assert f"w = torch.tensor({changed_w!r}, requires_grad=True)" in text
     assert f"Forward: m = {numbers['m'][0]} , a = {numbers['a'][0]}" in text
     assert f'alttext="w={changed_w:g}"' in page_html(site, CHAPTER_1)
+    home = page_html(site, "")
+    assert f'alttext="w={changed_w:g}"' in home and f'alttext="L={numbers["L"][0]:g}"' in home
     assert page_html(site, CHAPTER_1) != page_html(built_site, CHAPTER_1)
 
 
