@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import re
 import shutil
 import threading
@@ -136,14 +137,42 @@ def players(page: Any, kind: str) -> list[Any]:
     return page.query_selector_all(f'.gg-player[data-gg-player="{kind}"][data-gg-ready]')
 
 
-def match_graph(player: Any) -> Value:
-    """The example graph whose dependency-first names the player's static figure shows."""
+def match_graph(player: Any) -> Value | None:
+    """The example graph whose names the player's figure shows, or None for another graph."""
     shown = player.eval_on_selector_all(".gg-svg .gg-value", "els => els.map(e => e.dataset.ggLabel)")
     for make in GRAPHS.values():
         root = make()
         if sorted(node.label for node in dependency_safe_order(root)) == sorted(shown):
             return root
-    raise AssertionError(f"the player draws no known graph: {shown}")
+    return None
+
+
+def frames_of(player: Any) -> dict[str, Any]:
+    return json.loads(player.eval_on_selector("script.gg-frames", "e => e.textContent"))
+
+
+def check_against_frames(states: list[dict[str, Any]], data: dict[str, Any]) -> None:
+    """Any player, any graph: at every step the page shows exactly its embedded frame."""
+    assert len(states) == len(data["frames"])
+    folded: dict[str, str] = {}
+    for step, (seen, frame) in enumerate(zip(states, data["frames"])):
+        ids = seen["ids"]
+        assert seen["step"] == step and seen["status"] == f"{frame['label']}. {frame['text']}"
+        event = frame["event"]
+        if data["kind"] == "backward":
+            folded.update(frame["grads"])
+            assert ids["grads"] == {node: data["grad_prefix"] + text for node, text in folded.items()}
+            assert ids["active"] == ([frame["edge"]] if event == "step" else [])
+            assert ids["appended"] == ([frame["parent"]] if event == "step" else [])
+            current = [] if event == "start" else [frame["output"] if event == "step" else frame["node"]]
+            assert ids["current"] == current
+        else:
+            assert ids["order"] == frame["order"]
+            for kind, key in (("enter", "current"), ("append", "appended"), ("skip", "skipped")):
+                assert ids[key] == ([frame["node"]] if event == kind else [])
+            assert ids["active"] == [element for element in frame["edges"] if "-edge-" in element]
+            path = " → ".join(data["labels"][node] for node in frame["path"])
+            assert seen["path"] == (path or "none")
 
 
 # The document's width against the viewport's, naming the widest elements that stick out (for the report).
@@ -168,7 +197,16 @@ READ_STATE = """player => {
   const chips = sel => [...player.querySelectorAll(sel + ' .gg-chip')].filter(
     c => !c.classList.contains('gg-pending')).map(c => c.textContent);
   const card = player.querySelector('.gg-player-card-step');
+  const idsWith = (selector) => [...player.querySelectorAll(selector)].map(e => e.id);
+  const gradsById = {};
+  player.querySelectorAll('.gg-svg .gg-value').forEach(e => {
+    const text = e.querySelector('text.gg-t-grad');
+    if (text) gradsById[e.id] = text.textContent; });
   return {
+    ids: {current: idsWith('.gg-svg .gg-current'), appended: idsWith('.gg-svg .gg-appended'),
+          skipped: idsWith('.gg-svg .gg-skipped'), active: idsWith('.gg-svg .gg-link.gg-active'),
+          order: [...player.querySelectorAll('.gg-order-list .gg-chip:not(.gg-pending)')].map(c => c.dataset.ggNode),
+          grads: gradsById},
     step: Number(player.dataset.ggStep),
     status: player.querySelector('.gg-player-status').textContent,
     current: labelsWith('gg-current'), appended: labelsWith('gg-appended'), skipped: labelsWith('gg-skipped'),
@@ -310,23 +348,28 @@ def test_every_page_loads_cleanly_and_fits_a_phone(built_site: Path, visit: Call
 
 
 def test_animations_replay_the_engine_traces(built_site: Path, visit: Callable[..., Visit]) -> None:
-    """At every step, each player shows exactly the engine's order walk or backward log."""
+    """At every step, each player shows exactly its frames; on the chapters' graphs, exactly the engine's trace."""
     order_graphs, backward_graphs = set(), set()
     for page in pages_with_players(built_site):
         session = visit(page)
-        for player in players(session.page, "order"):
-            root = match_graph(player)
-            want = expected_order_states(root)
-            for step, (got, expected) in enumerate(zip(step_through(player, len(want)), want)):
-                assert got["step"] == step
-                check_order_state(got, expected)
-            order_graphs.add(len(dependency_safe_order(root)))
-        for player in players(session.page, "backward"):
-            root = match_graph(player)
-            want = expected_backward_states(root)
-            for got, expected in zip(step_through(player, len(want)), want):
-                check_backward_state(got, expected)
-            backward_graphs.add(len(dependency_safe_order(root)))
+        for kind in ("order", "backward"):
+            for player in players(session.page, kind):
+                data = frames_of(player)
+                states = step_through(player, len(data["frames"]))
+                check_against_frames(states, data)
+                root = match_graph(player)
+                if root is None:
+                    continue  # another page's own graph: its frames are checked above
+                if kind == "order":
+                    want = expected_order_states(root)
+                    for got, expected in zip(states, want, strict=True):
+                        check_order_state(got, expected)
+                    order_graphs.add(len(dependency_safe_order(root)))
+                else:
+                    want = expected_backward_states(root)
+                    for got, expected in zip(states, want, strict=True):
+                        check_backward_state(got, expected)
+                    backward_graphs.add(len(dependency_safe_order(root)))
         assert session.errors == []
     # Chapters 2 and 3 animate the linear (8 values), fused (9) and atomic (12) graphs.
     assert order_graphs == backward_graphs == {len(dependency_safe_order(make())) for make in GRAPHS.values()}
