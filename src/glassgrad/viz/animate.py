@@ -270,7 +270,7 @@ def _player(kind: str, prefix: str, title: str, body: str, data: dict[str, Any])
         f'tabindex="0" aria-label="{escape(title)} (step-through animation; arrow keys step, space plays)">'
         f'<h4 class="gg-player-title">{escape(title)}</h4>'
         f"{_controls()}"
-        '<p class="gg-player-status" aria-live="polite"></p>'
+        '<p class="gg-player-status"></p>'
         f"{body}"
         f'<script type="application/json" class="gg-frames">{frames_json(data)}</script>'
         "</section>",

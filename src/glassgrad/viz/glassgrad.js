@@ -77,6 +77,8 @@
     }
     this.el.addEventListener("keydown", function (event) { self.onKey(event); });
     this.go(0);
+    // Live only after the first frame is shown: loading a page must not read every player aloud.
+    if (this.status) this.status.setAttribute("aria-live", "polite");
   };
 
   Player.prototype.onKey = function (event) {
