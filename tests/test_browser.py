@@ -423,20 +423,33 @@ def test_a_trace_card_and_its_edge_highlight_each_other(built_site: Path, visit:
         assert session.page.evaluate("id => document.getElementById(id).classList.contains('gg-linked')", ids[0])
 
 
-def test_full_screen_opens_and_closes(built_site: Path, visit: Callable[..., Visit]) -> None:
+@pytest.mark.parametrize("api", ["Fullscreen API", "overlay fallback"])
+def test_full_screen_opens_and_closes(built_site: Path, visit: Callable[..., Visit], browser: Any, site_url: str, api: str) -> None:
     page = next(p for p in pages_with_players(built_site) if "2-" in p)
-    session = visit(page)
+    if api == "Fullscreen API":
+        session = visit(page)
+    else:  # a browser that refuses full screen (iPhone Safari, some embeds): the CSS overlay takes over
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.add_init_script("Object.defineProperty(Document.prototype, 'fullscreenEnabled', {get: () => false})")
+        session = Visit(context.new_page(), site_url)
+        session.page.goto(site_url + page)
     player = players(session.page, "order")[0]
     button = player.query_selector('[data-gg-action="fullscreen"]')
     is_open = "el => document.fullscreenElement === el || el.classList.contains('gg-player--overlay')"
+    label = "el.querySelector('[data-gg-action=fullscreen]').textContent"
     for close in ("Escape", "button"):
         button.click()
-        session.page.wait_for_function(f"el => ({is_open})(el) && el.querySelector('[data-gg-action=fullscreen]').textContent === 'Close full screen'", arg=player)
+        session.page.wait_for_function(f"el => ({is_open})(el) && {label} === 'Close full screen'", arg=player)
+        if api != "Fullscreen API":
+            assert session.page.evaluate("document.fullscreenElement") is None
+            assert player.evaluate("el => el.getBoundingClientRect().width") == 1280  # covers the window
         if close == "Escape":
             session.page.keyboard.press("Escape")
         else:
             button.click()
-        session.page.wait_for_function(f"el => !({is_open})(el) && el.querySelector('[data-gg-action=fullscreen]').textContent === 'Open full screen'", arg=player)
+        session.page.wait_for_function(f"el => !({is_open})(el) && {label} === 'Open full screen'", arg=player)
+    if api != "Fullscreen API":
+        session.page.context.close()
 
 
 # WCAG relative luminance and contrast, with translucent backgrounds composited over what is below.
