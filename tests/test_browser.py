@@ -314,7 +314,8 @@ def step_through(player: Any, count: int) -> list[dict[str, Any]]:
           const read = {READ_STATE};
           const forward = player.querySelector('[data-gg-action="forward"]');
           const states = [read(player)];
-          for (let guard = 0; !forward.disabled && guard < 1000; guard++) {{ forward.click(); states.push(read(player)); }}
+          const atEnd = () => forward.getAttribute('aria-disabled') === 'true';
+          for (let guard = 0; !atEnd() && guard < 1000; guard++) {{ forward.click(); states.push(read(player)); }}
           return states;
         }}"""
     )
@@ -396,6 +397,12 @@ def test_back_undoes_a_step_reset_returns_to_the_start_and_keys_step(built_site:
     check_backward_state(player.evaluate(READ_STATE), want[2])
     session.page.keyboard.press("ArrowLeft")
     check_backward_state(player.evaluate(READ_STATE), want[1])
+    session.page.keyboard.press("End")
+    assert player.get_attribute("data-gg-step") == str(len(want) - 1)
+    assert player.query_selector('[data-gg-action="forward"]').get_attribute("aria-disabled") == "true"
+    session.page.keyboard.press("Home")
+    check_backward_state(player.evaluate(READ_STATE), want[0])
+    session.page.keyboard.press("ArrowRight")
     session.page.keyboard.press("Space")  # play
     assert player.query_selector('[data-gg-action="play"]').get_attribute("aria-pressed") == "true"
     session.page.keyboard.press("Space")  # pause

@@ -109,6 +109,7 @@
     var self = this;
     if (this.index >= this.frames.length - 1) this.go(0);
     this.timer = window.setInterval(function () {
+      if (!self.el.isConnected) { self.stop(); return; }  // the page was swapped by instant navigation
       self.go(self.index + 1);
       if (self.index >= self.frames.length - 1) self.stop();
     }, BASE_DELAY_MS / this.speed);
@@ -151,9 +152,10 @@
   Player.prototype.syncButtons = function () {
     var b = this.buttons;
     var last = this.frames.length - 1;
-    if (b.back) b.back.disabled = this.index === 0;
-    if (b.reset) b.reset.disabled = this.index === 0;
-    if (b.forward) b.forward.disabled = this.index === last;
+    // aria-disabled, not disabled: a disabled button would drop the keyboard focus to the page.
+    if (b.back) b.back.setAttribute("aria-disabled", String(this.index === 0));
+    if (b.reset) b.reset.setAttribute("aria-disabled", String(this.index === 0));
+    if (b.forward) b.forward.setAttribute("aria-disabled", String(this.index === last));
     if (b.play) {
       var playing = !!this.timer;
       b.play.textContent = playing ? "Pause" : "Play";
