@@ -168,6 +168,28 @@ class Value:
         _autograd.backward(self, accumulate=accumulate, record=False)
 
 
+_new_object = object.__new__
+
+
+def _link(value: Value, local_grad: float) -> ParentLink:
+    """A `ParentLink` built without the operand check, for ops: their operands are already Values."""
+    link = _new_object(ParentLink)  # skips type.__call__ and __init__: about a third of an op's cost
+    link.value = value
+    link.local_grad = local_grad if type(local_grad) is float else as_float(local_grad, "ParentLink.local_grad")
+    return link
+
+
+def _node(data: float, label: str, parents: tuple[ParentLink, ...], op: str) -> Value:
+    """A `Value` built without the parent checks, for ops: their `parents` come from `_link`."""
+    node = _new_object(Value)  # same fields as Value.__init__ sets, without re-checking trusted parts
+    node.data = data if type(data) is float else as_float(data)  # an int only if someone set .data = 3
+    node.grad = 0.0
+    node.label = label if type(label) is str else str(label)
+    node.parents = parents
+    node.op = op
+    return node
+
+
 # Imported last: ops and autograd need Value defined first (the methods look them up at call time).
 from glassgrad import autograd as _autograd  # noqa: E402
 from glassgrad import ops as _ops  # noqa: E402
