@@ -92,33 +92,36 @@ def _walk(root: Value, events: list[OrderEvent] | None) -> list[Value]:
         raise TypeError(f"expected a Value as the root, got {type(root).__name__} {root!r:.60}")
     order: list[Value] = []
     done: dict[Value, bool] = {root: False}  # False: on the current path; True: appended
-    stack = [(root, iter(root.parents))]
+    # Two parallel lists, not a list of (node, links) pairs: one object fewer per level for the cycle collector.
+    path = [root]  # the values being visited, outermost first
+    links_left = [iter(root.parents)]  # for each of them, the links not yet followed
     if events is not None:
         events.append(OrderEvent("enter", root, 0))
-    while stack:
-        node, links = stack[-1]
-        for link in links:
+    while path:
+        for link in links_left[-1]:
             parent = link.value
             state = done.get(parent)
             if state is None:
                 done[parent] = False
-                stack.append((parent, iter(parent.parents)))
+                path.append(parent)
+                links_left.append(iter(parent.parents))
                 if events is not None:
-                    events.append(OrderEvent("enter", parent, len(stack) - 1))
+                    events.append(OrderEvent("enter", parent, len(path) - 1))
                 break
             if state is False:
                 raise CycleError(
                     f"the graph has a cycle: {_name(parent)} is one of its own ancestors "
-                    f"(reached again from {_name(node)}); backward needs an acyclic graph"
+                    f"(reached again from {_name(path[-1])}); backward needs an acyclic graph"
                 )
             if events is not None:
-                events.append(OrderEvent("skip", parent, len(stack)))
+                events.append(OrderEvent("skip", parent, len(path)))
         else:
-            stack.pop()
+            node = path.pop()
+            links_left.pop()
             done[node] = True
             order.append(node)
             if events is not None:
-                events.append(OrderEvent("append", node, len(stack)))
+                events.append(OrderEvent("append", node, len(path)))
     return order
 
 
