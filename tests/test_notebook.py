@@ -365,3 +365,56 @@ def test_small_site_builds_and_a_raising_cell_fails_it(tmp_path: Path, raises: b
         assert "forward 42" in html and 'href="tutorial.ipynb" download' in html
         nbformat.validate(nbformat.read(tmp_path / "site" / "notebook" / "tutorial" / "tutorial.ipynb", as_version=4))
     assert sorted(path.name for path in (tmp_path / "docs").rglob("*")) == ["index.md", "notebook", "tutorial.py"]
+
+
+# ---- the published page in a browser ---------------------------------------------------------------------
+
+# For every field name of the state cards: its height in lines (1 unless something squeezes the column).
+FIELD_NAME_LINES = """() => [...document.querySelectorAll('.gg-state .gg-card dt')].map(dt => {
+  const style = getComputedStyle(dt);
+  return Math.round(dt.getBoundingClientRect().height / parseFloat(style.lineHeight));
+})"""
+
+
+@pytest.mark.site
+@pytest.mark.browser
+def test_page_in_a_browser(built_site: Path) -> None:
+    """No console error, no request outside the site, every player ready, state cards laid out as on the site."""
+    import functools
+    import http.server
+    import shutil
+    import threading
+
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if shutil.which("/usr/bin/chromium") is None:
+        pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium)")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(built_site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site = f"http://127.0.0.1:{server.server_port}/"
+    try:
+        with playwright_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors: list[str] = []
+            outside: list[str] = []
+            page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("request", lambda request: request.url.startswith((site, "data:", "blob:", "about:")) or outside.append(request.url))
+            page.goto(site + PAGE, wait_until="networkidle")
+            ready = page.evaluate("document.querySelectorAll('.gg-player[data-gg-ready]').length")
+            lines = page.evaluate(FIELD_NAME_LINES)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert errors == [] and outside == []
+    assert ready == 6
+    nodes = linear_loss()
+    fields_per_card = {name: 4 + 3 * len(node.parents) for name, node in nodes.items()}  # .data .grad .op .parents + 3 per link
+    assert len(lines) == sum(fields_per_card.values())
+    assert set(lines) == {1}, lines  # Jupyter's own dl/dt/dd rules would wrap ".parents" one letter per line
