@@ -210,7 +210,19 @@ def test_final_check_fails_loudly_on_a_wrong_gradient(executed: tuple[nbformat.N
     assert "w.grad: glassgrad" in tampered_error, tampered_error[-2000:]
 
 
-# ---- the hook's HTML rewriting ---------------------------------------------------------------------------
+# ---- the hook -------------------------------------------------------------------------------------------
+
+
+def test_generated_notebook_is_valid_and_the_same_every_time(tmp_path: Path) -> None:
+    hook = load_notebook_hook()
+    first = hook.percent_to_ipynb(SOURCE, tmp_path / "first" / "tutorial.ipynb").read_bytes()
+    second = hook.percent_to_ipynb(SOURCE, tmp_path / "second" / "tutorial.ipynb").read_bytes()
+    assert first == second  # stable cell ids: the published page and download do not change between builds
+    notebook = nbformat.reads(first.decode("utf-8"), as_version=4)
+    nbformat.validate(notebook)
+    assert [cell.id for cell in notebook.cells] == [f"cell-{index}" for index in range(len(notebook.cells))]
+    assert [cell.source for cell in notebook.cells] == [cell.source for cell in jupytext.read(SOURCE, fmt="py:percent").cells]
+
 
 
 def test_math_becomes_arithmatex_outside_code() -> None:

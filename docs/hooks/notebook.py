@@ -63,8 +63,10 @@ def _folder() -> Path:
 
 
 def percent_to_ipynb(source: Path, destination: Path) -> Path:
-    """Write the percent script `source` as an (unexecuted) `.ipynb` at `destination`; return it."""
+    """Write the percent script `source` as an (unexecuted) `.ipynb` at `destination`, with stable cell ids; return it."""
     notebook = jupytext.read(source, fmt="py:percent")
+    for index, cell in enumerate(notebook.cells):
+        cell.id = f"cell-{index}"  # jupytext draws random ids: the page and the download would change every build
     destination.parent.mkdir(parents=True, exist_ok=True)
     jupytext.write(notebook, destination, fmt="ipynb")
     return destination
