@@ -3,16 +3,17 @@
 Each measurement runs in a fresh subprocess of its own: what else a process has imported
 (torch above all) changes what Python's cycle collector must traverse on large graphs.
 The cycle collector stays on, because it is part of the real cost of building a graph.
+Times are process CPU time (the machine may be shared), medians of repeated runs.
 
 Workloads, the same source code for every engine:
 
 1. a ReLU MLP 16 -> 32 -> 1 over 64 points, squared error summed (about 73,000 nodes):
-   forward (graph build) and backward, median of repeated runs; for glassgrad both
+   training-loop steps of forward (graph build), backward and free; for glassgrad both
    `L.backward()` and `glassgrad.backward(L)` (every chain-rule step recorded);
-2. chains of ReLU nodes, 10^3 to 10^6 long: time and peak resident memory;
+2. chains of ReLU nodes, 10^3 to 10^6 long: build + backward time and peak resident memory;
 3. bytes per node of the MLP graph (tracemalloc), glassgrad against micrograd.
 
-Run `python scripts/bench.py` (writes the table into README.md between the bench markers),
+Run `python scripts/bench.py` (writes the tables into README.md between the bench markers),
 `--quick` for tiny sizes (never writes README.md), `--no-readme` to only print.
 """
 
