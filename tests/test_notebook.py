@@ -241,14 +241,14 @@ def test_page_rewrite_drops_cdn_loaders_and_adds_the_download_link() -> None:
         '<script type="text/x-mathjax-config">init_mathjax()</script>'
         '<script type="module">const m = await import("https://cdn.example/mermaid.mjs");</script>'
         "<script>window.keep = 1;</script>"
-        '<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"><p>$a=b$</p></div>'
+        '<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"><h1>Title</h1><p>$a=b$</p></div>'
         "<style>\n['pre { line-height: 125%; }']\n</style>"
     )
     page = hook.notebook_page_html(rendered)
     assert "cdn.example" not in page and "x-mathjax-config" not in page and "['pre" not in page
     assert "<script>window.keep = 1;</script>" in page
     assert '<span class="arithmatex">\\(a=b\\)</span>' in page
-    assert page.startswith('<p class="gg-notebook-download"><a href="tutorial.ipynb" download>')
+    assert '<h1>Title</h1><p class="gg-notebook-download"><a href="tutorial.ipynb" download>' in page
 
 
 # ---- the published page ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ file to mkdocs-jupyter, which executes it in a fresh kernel, renders the outputs
 
 On the rendered page this hook also:
 
-- adds a link to download the `.ipynb`;
+- adds a link to download the `.ipynb`, under the notebook's title;
 - turns the notebook's ``$...$`` and ``$$...$$`` into arithmatex markup, which `docs/hooks/mathml.py`
   then renders as MathML (so the page needs no MathJax);
 - removes what nbconvert's template injects for MathJax and Mermaid (scripts that would load from a
@@ -101,11 +101,15 @@ def math_to_arithmatex(fragment: str) -> str:
 
 
 def notebook_page_html(content: str) -> str:
-    """The rendered notebook with its math converted, the CDN loaders removed and a download link first."""
+    """The rendered notebook with its math converted, the CDN loaders removed and a download link under its title."""
     content = INJECTED_SCRIPTS.sub("", content)
     content = LIST_REPR_STYLE.sub("", content)
     content = MARKDOWN_CELL.sub(lambda match: match[1] + math_to_arithmatex(match[2]) + match[3], content)
-    return DOWNLOAD_NOTE.format(name=html.escape(Path(NOTEBOOK).name, quote=True)) + content
+    note = DOWNLOAD_NOTE.format(name=html.escape(Path(NOTEBOOK).name, quote=True))
+    title_end = content.find("</h1>")
+    if title_end < 0:
+        return note + content
+    return content[: title_end + len("</h1>")] + note + content[title_end + len("</h1>") :]
 
 
 @event_priority(50)  # before docs/hooks/mathml.py, which turns the arithmatex markup into MathML
