@@ -6,6 +6,7 @@ literals. Every test here needs the site built (`site` marker); the fixture buil
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import os
@@ -14,28 +15,45 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
-from html import escape
+from html import escape, unescape
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import pytest
+import yaml
 
 from conftest import REPO, build_site, page_html
-from glassgrad.examples import LINEAR_INPUTS
+from glassgrad.examples import LINEAR_INPUTS, SIGMOID_INPUTS
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 
 pytestmark = pytest.mark.site
 
 CHAPTER_1 = "chapters/1-pytorch/"
 
-# Generated figures (SVG outside Material's icons) each page must contain; a page's owner adds its row.
+CHAPTER_2 = "chapters/2-from-scratch/"
+CHAPTER_3 = "chapters/3-fused-sigmoid/"
+
+# Generated figures (SVG outside icons and legend swatches) each page must contain, one row per page.
 EXPECTED_FIGURES = {
     "": 1,  # Home: the hero graph of the first example
     CHAPTER_1: 0,
-    "chapters/2-from-scratch/": 6,  # storage, w*w, graph before and after backward; 2 step-through players
-    "chapters/3-fused-sigmoid/": 6,  # the fused and the atomic neuron; 4 step-through players (2 side by side)
+    CHAPTER_2: 6,  # storage, w*w, graph before and after backward; 2 step-through players
+    CHAPTER_3: 6,  # the fused and the atomic neuron; 4 step-through players (2 side by side)
+    "notebook/tutorial/": 11,  # the chapters' graphs and players, executed in the notebook
+    "beyond/stability/": 2,  # value error and gradient error against z, one plot each
+    "beyond/gradcheck/": 1,  # the check's error against the step size
+    "beyond/why-order/": 11,  # 2 graphs that reuse a value, 2 pairs of players, the diamond after 5 runs
+    "beyond/pytorch-graph/": 9,  # linear, fused and atomic neuron (glassgrad beside PyTorch), 3 ways to 1/d
+    "beyond/accumulation/": 2,  # the graph after two accumulating calls; the buffers across calls
+    "training/": 4,  # the two loss curves, the trained neuron's graph, the moons' decision regions
+    "reuse/": 1,  # the tour's graph after backward
+    "reference/": 0,
 }
+
+# Pages that end with a "Next:" link to the following page of the nav (the tutorial and Beyond).
+NEXT_LINKED = (CHAPTER_1, CHAPTER_2, CHAPTER_3, "beyond/stability/", "beyond/gradcheck/", "beyond/why-order/",
+               "beyond/pytorch-graph/", "beyond/accumulation/")
 
 
 class _Page(HTMLParser):
@@ -72,9 +90,11 @@ class _Page(HTMLParser):
         if tag == "link" and self.LINK_FETCHED & set(values.get("rel", "").lower().split()):
             self.assets.append(values.get("href", ""))
         classes = values.get("class", "").split()
-        # A figure is an outermost <svg> in the page's article that is not one of Material's icons.
+        # A figure is an outermost <svg> in the page's article that is not an icon.
         in_icon = (bool(self._open) and self._open[-1][1]) or any(
-            name in classes for name in ("md-icon", "twemoji", "md-content__button", "headerlink")
+            name in classes
+            # Material's icons, nbconvert's copy button, and a plot legend's colour swatches (part of the plot).
+            for name in ("md-icon", "twemoji", "md-content__button", "headerlink", "clipboard-copy-icon", "gg-plot-swatch")
         )
         if tag == "article":
             self._in_article = True
@@ -212,6 +232,48 @@ def test_generated_figure_count(built_site: Path, page: str) -> None:
     assert parse(page_html(built_site, page)).figures == EXPECTED_FIGURES[page]
 
 
+def nav_paths() -> list[str]:
+    """Every page's source path under docs/, in mkdocs.yml's nav order."""
+    loader = type("NavLoader", (yaml.SafeLoader,), {})
+    loader.add_multi_constructor("!", lambda *_: None)  # mkdocs.yml's own tags (!relative, python names)
+    loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda *_: None)
+    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)
+
+    def flatten(entries: list) -> list[str]:
+        paths = []
+        for entry in entries:
+            targets = [entry] if isinstance(entry, str) else list(entry.values())
+            for target in targets:
+                paths.extend(flatten(target) if isinstance(target, list) else [target])
+        return paths
+
+    return flatten(config["nav"])
+
+
+def url_of(path: str) -> str:
+    """A page's URL inside the site from its source path (``""`` for Home)."""
+    return "" if path == "index.md" else path.rsplit(".", 1)[0] + "/"
+
+
+def test_next_links_follow_the_nav(built_site: Path) -> None:
+    order = [url_of(path) for path in nav_paths()]
+    assert set(NEXT_LINKED) <= set(order)
+    for page in NEXT_LINKED:
+        links = re.findall(r'<strong>Next:</strong>\s*<a href="([^"#]*)"', page_html(built_site, page))
+        assert links, f"{page} has no Next: link"
+        target = urljoin(f"/{page}", links[-1]).lstrip("/")
+        assert target == order[order.index(page) + 1], (page, target)
+
+
+def test_every_markdown_page_has_its_own_description(built_site: Path) -> None:
+    site_wide = re.search(r"^site_description: (.+)$", (REPO / "mkdocs.yml").read_text(encoding="utf-8"), re.M)
+    pages = [url_of(path) for path in nav_paths() if path.endswith(".md")]  # the notebook has no front matter
+    assert len(pages) >= 10
+    for page in pages:
+        description = re.search(r'<meta name="description" content="([^"]*)"', page_html(built_site, page))
+        assert description and description[1] != escape(site_wide[1]), f"{page or 'Home'} has no description"
+
+
 def test_no_traceback_on_any_page(built_site: Path) -> None:
     pages = all_pages(built_site)
     assert len(pages) >= 3
@@ -234,7 +296,8 @@ def test_figure_counter_skips_icons() -> None:
     page = parse(
         '<header><svg></svg></header><article class="md-content__inner md-typeset">'
         '<a class="md-content__button md-icon"><svg></svg></a><figure><svg><g><svg></svg></g></svg></figure>'
-        '<span class="twemoji"><svg></svg></span><div><svg></svg></div></article><footer><svg></svg></footer>'
+        '<span class="twemoji"><svg></svg></span><div><svg></svg></div><svg class="gg-plot-swatch"></svg>'
+        '<button class="clipboard-copy-icon"><svg></svg></button></article><footer><svg></svg></footer>'
     )
     assert page.figures == 2
 
@@ -279,48 +342,88 @@ def copy_tree(destination: Path) -> Path:
     return destination
 
 
-def engine_numbers(src: Path) -> dict[str, list[float]]:
-    """Values and grads of the first example computed by the glassgrad found in `src` (in a new process)."""
+def engine_numbers(src: Path) -> dict[str, dict[str, list[float]]]:
+    """Values and grads of both examples (``"linear"``, fused ``"sigmoid"``) from the glassgrad in `src`.
+
+    Runs in a new process; checks that the copy's engine is the one imported and that it agrees with PyTorch.
+    """
     program = (
         "import json, glassgrad.examples as ex, glassgrad.torch_reference as tr\n"
         "from glassgrad import backward\n"
-        "nodes = ex.linear_loss(); backward(nodes['L'])\n"
-        "print(json.dumps({'engine': {k: [v.data, v.grad] for k, v in nodes.items()},"
+        "linear, neuron = ex.linear_loss(), ex.sigmoid_neuron(fused=True)\n"
+        "backward(linear['L']); backward(neuron['L'])\n"
+        "tr.compare(neuron, tr.sigmoid_neuron(fused=True))\n"
+        "print(json.dumps({'linear': {k: [v.data, v.grad] for k, v in linear.items()},"
+        " 'sigmoid': {k: [v.data, v.grad] for k, v in neuron.items()},"
         " 'torch': tr.linear_loss(), 'file': ex.__file__}))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(src)}
     finished = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True)
     numbers = json.loads(finished.stdout)
     assert Path(numbers["file"]).is_relative_to(src), "the copy's engine was not the one imported"
-    assert numbers["engine"] == {name: list(pair) for name, pair in numbers["torch"].items()}
-    return numbers["engine"]
+    assert numbers["linear"] == {name: list(pair) for name, pair in numbers["torch"].items()}
+    return {"linear": numbers["linear"], "sigmoid": numbers["sigmoid"]}
+
+
+def with_inputs(source: str, name: str, changes: dict[str, float]) -> str:
+    """`examples.py`'s source with some entries of its ``name = {...}`` dict literal replaced."""
+    found = re.search(rf"^{name} = (\{{.*?\}})$", source, re.MULTILINE)
+    assert found, f"could not find {name} in examples.py"
+    inputs = ast.literal_eval(found[1])
+    assert set(changes) <= set(inputs), changes
+    return source[: found.start(1)] + repr({**inputs, **changes}) + source[found.end(1) :]
+
+
+def alttexts(html: str) -> set[str]:
+    """The TeX of every formula on a page (the MathML hook keeps it in ``alttext``)."""
+    return {unescape(text) for text in re.findall(r'alttext="([^"]*)"', html)}
 
 
 def test_changed_input_changes_the_published_numbers(tmp_path: Path, built_site: Path) -> None:
+    # One build changes both examples: inputs and results in prose, listings and tables must follow.
+    linear_changes = {"w": LINEAR_INPUTS["w"] + 0.5, "y": LINEAR_INPUTS["y"] + 1.0}
+    sigmoid_changes = {"b": SIGMOID_INPUTS["b"] + 0.5}  # z is no longer 0: no round numbers left
     tree = copy_tree(tmp_path / "tree")
     examples = tree / "src/glassgrad/examples.py"
     source = examples.read_text(encoding="utf-8")
-    changed_w = LINEAR_INPUTS["w"] + 0.5
-    edited = re.sub(r'(LINEAR_INPUTS = \{"w": )[-0-9.]+', rf"\g<1>{changed_w!r}", source, count=1)
-    assert edited != source, "could not find LINEAR_INPUTS' w"
+    edited = with_inputs(with_inputs(source, "LINEAR_INPUTS", linear_changes), "SIGMOID_INPUTS", sigmoid_changes)
     examples.write_text(edited, encoding="utf-8")
 
     numbers = engine_numbers(tree / "src")
+    linear, neuron = numbers["linear"], numbers["sigmoid"]
     original = torch_linear_loss()
-    assert numbers["w"][0] == changed_w
-    assert numbers["L"][0] != original["L"][0] and numbers["w"][1] != original["w"][1]
+    assert (linear["w"][0], linear["y"][0], neuron["b"][0]) == (linear_changes["w"], linear_changes["y"], sigmoid_changes["b"])
+    assert linear["L"][0] != original["L"][0] and linear["w"][1] != original["w"][1]
+    assert neuron["z"][0] != 0.0
 
     site = tmp_path / "site"
-    build_site(tree, site, pythonpath=tree / "src")  # strict: the page's PyTorch checks still pass
-    text = text_of(page_html(site, CHAPTER_1))
-    for name, (value, grad) in numbers.items():
+    build_site(tree, site, pythonpath=tree / "src")  # strict: every page's checks still pass
+    changed_w, changed_y = linear_changes["w"], linear_changes["y"]
+
+    chapter_1 = page_html(site, CHAPTER_1)
+    text = text_of(chapter_1)
+    for name, (value, grad) in linear.items():
         assert f"{name:<5} {value:8.1f} {grad:8.1f}" in text, name
     assert f"w = torch.tensor({changed_w!r}, requires_grad=True)" in text
-    assert f"Forward: m = {numbers['m'][0]} , a = {numbers['a'][0]}" in text
-    assert f'alttext="w={changed_w:g}"' in page_html(site, CHAPTER_1)
-    home = page_html(site, "")
-    assert f'alttext="w={changed_w:g}"' in home and f'alttext="L={numbers["L"][0]:g}"' in home
-    assert page_html(site, CHAPTER_1) != page_html(built_site, CHAPTER_1)
+    assert f"Forward: m = {linear['m'][0]} , a = {linear['a'][0]}" in text
+    assert {f"w={changed_w:g}", f"y={changed_y:g}", f"{linear['w'][1]:g}"} <= alttexts(chapter_1)
+
+    home = alttexts(page_html(site, ""))
+    assert {f"w={changed_w:g}", f"L={linear['L'][0]:g}", f"\\partial L/\\partial w={linear['w'][1]:g}"} <= home
+
+    chapter_2 = page_html(site, CHAPTER_2)
+    text = text_of(chapter_2)
+    assert f'sw = Value({changed_w!r}, label="w")' in text and f'sy = Value({changed_y!r}, label="y")' in text
+    assert f"tw = torch.tensor({changed_w!r}," in text
+    m_grad, x_value, w_grad = linear["m"][1], linear["x"][0], linear["w"][1]
+    assert {f"({m_grad:g})\\times {x_value:g}={w_grad:g}", f"w={changed_w:g}", f"{linear['e'][1]:g}"} <= alttexts(chapter_2)
+
+    chapter_3 = alttexts(page_html(site, CHAPTER_3))
+    assert {f"b={sigmoid_changes['b']:g}", f"z={neuron['z'][0]:.4g}"} <= chapter_3
+    assert {f"\\partial L/\\partial {name}={neuron[name][1]:.4g}" for name in "wxby"} <= chapter_3
+
+    for page in ("", CHAPTER_1, CHAPTER_2, CHAPTER_3):
+        assert page_html(site, page) != page_html(built_site, page), page
 
 
 def test_raising_block_and_external_asset_fail_the_build(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from glassgrad import (
     square,
     subtract,
 )
-from glassgrad.examples import linear_loss
+from glassgrad.examples import LINEAR_INPUTS, linear_loss
 from glassgrad.torch_reference import compare
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 from glassgrad.viz import (

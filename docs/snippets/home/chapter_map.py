@@ -8,14 +8,6 @@ import yaml
 site_root = Path(os.environ.get("MKDOCS_CONFIG_DIR", "."))
 docs_folder = site_root / "docs"
 
-# Used when a page has no `description:` front matter (a page's own description always wins).
-FALLBACK_SUMMARIES = {
-    "chapters/2-from-scratch.md": "The smallest engine that reproduces PyTorch's table: values, parent links, "
-    "a dependency-safe order and every chain-rule step of backward, traced.",
-    "chapters/3-fused-sigmoid.md": "One neuron, with the sigmoid as one fused operation or as four atomic ones: "
-    "same gradients, fewer steps.",
-}
-
 
 class NavLoader(yaml.SafeLoader):
     """A YAML loader that reads mkdocs.yml and ignores its tags (`!relative`, `!!python/name:`)."""
@@ -39,22 +31,13 @@ def nav_pages(entries, section=""):
 
 
 def page_summary(path: str) -> tuple[str, str]:
-    """(title, summary) of a page: its `# ` heading, and its description or else its first sentence."""
+    """(title, summary) of a page: its `# ` heading and its front matter's `description:`."""
     markdown = (docs_folder / path).read_text(encoding="utf-8")
     description = re.match(r"---\n(?:.*\n)*?description:\s*(.+)\n(?:.*\n)*?---\n", markdown)
+    # Every page carries a description (search engines and this map use it): a page without one fails here.
+    assert description, f"{path} has no `description:` front matter"
     title = re.search(r"^# (.+)$", markdown, re.MULTILINE)
-    body = markdown[title.end():] if title else markdown
-    paragraph = next(
-        (block.strip() for block in re.split(r"\n\s*\n", body)
-         if block.strip() and not block.lstrip().startswith(("#", "```", "\\[", "!!!", "<", "|", "-", "--8<--", ":::"))),
-        "",
-    )
-    sentence = re.split(r"(?<=[.!?])\s", " ".join(paragraph.split()), maxsplit=1)[0]
-    if description:
-        summary = description[1].strip().strip("\"'")
-    else:
-        summary = FALLBACK_SUMMARIES.get(path, sentence)
-    return (title[1].strip() if title else path), summary
+    return (title[1].strip() if title else path), description[1].strip().strip("\"'")
 
 
 def page_url(path: str) -> str:

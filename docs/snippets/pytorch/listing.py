@@ -11,12 +11,19 @@ def fenced(language: str, text: str) -> str:
     return f"```{language}\n{text.rstrip()}\n```\n"
 
 
-def show_and_run(template_path: str, namespace: dict) -> str:
-    """Fill the template's `$w $x $b $y` from LINEAR_INPUTS, run it in `namespace`, return listing + output."""
+def fill_template(template_path: str, inputs=None) -> str:
+    """The template's text with `$w $x $b $y` replaced by `inputs` (default LINEAR_INPUTS) as float literals."""
     # markdown-exec exports the folder of mkdocs.yml; paths stay right whatever the cwd.
     root = Path(os.environ.get("MKDOCS_CONFIG_DIR", "."))
     template = string.Template((root / template_path).read_text(encoding="utf-8"))
-    source = template.substitute({name: repr(float(value)) for name, value in LINEAR_INPUTS.items()})
+    inputs = LINEAR_INPUTS if inputs is None else inputs
+    return template.substitute({name: repr(float(value)) for name, value in inputs.items()})
+
+
+def show_and_run(template_path: str, namespace: dict, inputs=None) -> str:
+    """Fill the template's `$w $x $b $y` from `inputs` (default LINEAR_INPUTS), run it in `namespace`,
+    and return the listing followed by what it printed."""
+    source = fill_template(template_path, inputs)
     printed = []
     page_print = namespace["print"]
     # markdown-exec routes print() to the page; capture the listing's own output separately.
