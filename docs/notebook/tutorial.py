@@ -141,8 +141,10 @@ torch_nodes = {"w": w, "x": x, "m": m, "b": b, "a": a, "y": y, "e": e, "L": L}
 torch_reference = {
     name: (node.item(), node.grad.item()) for name, node in torch_nodes.items()
 }
-# The literals above are the inputs glassgrad's own example uses: fail here if they drift apart.
-assert {name: torch_reference[name][0] for name in LINEAR_INPUTS} == LINEAR_INPUTS
+# The inputs named in the text are the tensors above and glassgrad's own example: fail if they drift apart.
+assert {name: torch_reference[name][0] for name in LINEAR_INPUTS} == LINEAR_INPUTS == {
+    "w": 2.0, "x": 3.0, "b": 1.0, "y": 10.0,
+}
 
 print(f"{'node':<5} {'value':>8} {'grad':>8}")
 for name, (value, grad) in torch_reference.items():
@@ -421,7 +423,7 @@ show_complete_state(sL)
 
 # %%
 assert len(steps) == sum(len(node.parents) for node in safe_order) == 7
-assert (steps[0].contribution, steps[1].upstream) == (se.grad, se.grad)
+assert steps[0].contribution == steps[1].upstream == se.grad == -6.0
 
 scratch_nodes = {"w": sw, "x": sx, "m": sm, "b": sb, "a": sa, "y": sy, "e": se, "L": sL}
 compare(scratch_nodes, torch_linear_loss())
@@ -463,6 +465,7 @@ local_of = {name: atomic_preview[name].parents[0].local_grad for name in ("s", "
 s_value = fused_preview["s"].data
 
 print("z =", fused_preview["z"].data, " s =", s_value, " L =", fused_preview["L"].data)
+assert (fused_preview["z"].data, s_value, fused_preview["L"].data) == (0.0, 0.5, 0.25)  # as in the text
 print("atomic locals:", local_of, " product =", math.prod(local_of.values()))
 print("fused local s(1 - s) =", fused_preview["s"].parents[0].local_grad)
 fused_local_preview = fused_preview["s"].parents[0].local_grad
@@ -482,6 +485,7 @@ atomic_steps = backward(atomic["L"])
 
 print("fused: ", len(fused), "values,", len(fused_steps), "reverse edges")
 print("atomic:", len(atomic), "values,", len(atomic_steps), "reverse edges")
+assert (len(fused_steps), len(atomic_steps)) == (8, 11)  # the headings below
 
 # %% [markdown]
 # In the traces, the cards of the operations that differ between the two graphs are highlighted in
