@@ -1,9 +1,13 @@
 """MkDocs hook: publish the jupytext percent script `docs/notebook/tutorial.py` as an executed notebook page.
 
 The percent script is the notebook's source of truth in git (reviewable, no outputs). Each build
-converts it with jupytext into `notebook/tutorial.ipynb` inside a temporary folder and hands that
-file to mkdocs-jupyter, which executes it in a fresh kernel, renders the outputs and copies the
-`.ipynb` next to the page (``include_source``). Nothing is written into the repository.
+converts it with jupytext into `notebook/tutorial.ipynb` inside a temporary folder, and starts
+executing it at once in a fresh kernel, from a worker thread: the kernel (a separate process, which
+imports torch) runs on another core while the other pages build. When the notebook page comes up,
+the hook waits for that run (a failing cell fails the build here), hands the executed notebook to
+mkdocs-jupyter (``execute: false``), which renders its outputs, then puts the unexecuted notebook
+back for the download that mkdocs-jupyter copies next to the page (``include_source``).
+Nothing is written into the repository.
 
 On the rendered page this hook also:
 
@@ -19,10 +23,13 @@ from __future__ import annotations
 import html
 import re
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
 import jupytext
+import nbformat
+from nbclient import NotebookClient
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
@@ -52,6 +59,50 @@ INLINE = re.compile(r"(?<![\\$])\$(?P<tex>[^$<>]+?)\$")
 CODE_SPAN = re.compile(r"(<code\b.*?</code>)", re.DOTALL)
 
 _workspace: tempfile.TemporaryDirectory[str] | None = None
+_runs: dict[str, BackgroundRun] = {}  # the current build's notebook runs, by site path
+
+
+class BackgroundRun:
+    """One execution of a notebook in a fresh kernel, started at once on a worker thread.
+
+    The thread mostly waits for the kernel's messages (the work happens in the kernel's own
+    process), so the build's pages keep rendering meanwhile.
+    """
+
+    def __init__(self, path: Path, *, kernel_name: str, allow_errors: bool) -> None:
+        self.path = path
+        self.unexecuted = path.read_bytes()  # what the download serves: the cells without outputs
+        self.notebook = nbformat.reads(self.unexecuted.decode("utf-8"), as_version=4)
+        self.client = NotebookClient(
+            self.notebook,
+            kernel_name=kernel_name,
+            allow_errors=allow_errors,
+            record_timing=False,  # no timestamps in the cells' metadata
+            resources={"metadata": {"path": str(path.parent)}},  # the kernel's working folder, as nbconvert sets it
+        )
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._execute, name=f"execute {path.name}", daemon=True)
+        self.thread.start()
+
+    def _execute(self) -> None:
+        try:
+            self.client.execute()
+        except BaseException as error:  # re-raised on the build's thread by `wait`
+            self.error = error
+
+    def wait(self) -> nbformat.NotebookNode:
+        """Block until the run ends; return the executed notebook, or raise what stopped it (a failing cell)."""
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+        return self.notebook
+
+
+def _kernel_settings(config: Any) -> dict[str, Any]:
+    """The kernel and error policy that mkdocs.yml gives mkdocs-jupyter, so both are set in one place."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    settings = plugin.config if plugin is not None else {}
+    return {"kernel_name": settings.get("kernel_name") or "python3", "allow_errors": bool(settings.get("allow_errors", False))}
 
 
 def _folder() -> Path:
@@ -80,7 +131,8 @@ def on_files(files: Any, config: Any) -> Any:
         return files
     files.remove(source)  # the script is the source, not a page or an asset of the site
     folder = _folder()
-    percent_to_ipynb(Path(source.abs_src_path), folder / NOTEBOOK)
+    notebook = percent_to_ipynb(Path(source.abs_src_path), folder / NOTEBOOK)
+    _runs[NOTEBOOK] = BackgroundRun(notebook, **_kernel_settings(config))
     # A File rooted in the temporary folder, not File.generated: mkdocs-jupyter's wrapper derives
     # the source path from src_dir, which a generated file does not have.
     files.append(File(NOTEBOOK, src_dir=str(folder), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
@@ -112,11 +164,22 @@ def notebook_page_html(content: str) -> str:
     return content[: title_end + len("</h1>")] + note + content[title_end + len("</h1>") :]
 
 
+def on_pre_page(page: Any, config: Any, files: Any) -> Any:
+    """Before the notebook page renders: wait for its run and put the executed notebook where mkdocs-jupyter reads it."""
+    run = _runs.get(page.file.src_uri)
+    if run is not None:
+        nbformat.write(run.wait(), run.path)
+    return page
+
+
 @event_priority(50)  # before docs/hooks/mathml.py, which turns the arithmatex markup into MathML
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
-    """Post-process the notebook page only."""
+    """Post-process the notebook page only; restore the unexecuted notebook for the download."""
     if page.file.src_uri != NOTEBOOK:
         return content
+    run = _runs.pop(NOTEBOOK, None)
+    if run is not None:
+        run.path.write_bytes(run.unexecuted)
     return notebook_page_html(content)
 
 
