@@ -242,6 +242,8 @@
     if (!card) return;
     var labels = this.data.labels;
     var isStep = frame.event === "step";
+    // Only a player built with its own trace (trace=True) has cards to point at.
+    var hasTrace = !!this.el.querySelector(".gg-player-trace [data-gg-step]");
     card.hidden = false;
     card.setAttribute("data-gg-event", frame.event);
     var stepPart = card.querySelector(".gg-player-card-step");
@@ -249,7 +251,7 @@
     card.querySelectorAll("[data-gg-slot]").forEach(function (slot) {
       var field = slot.getAttribute("data-gg-slot");
       var value;
-      if (field === "note") value = isStep ? frame.label + " (card " + frame.step + " of the trace below)" : frame.text;
+      if (field === "note") value = isStep ? frame.label + (hasTrace ? " (card " + frame.step + " of the trace below)" : "") : frame.text;
       else if (!isStep) value = "";
       else if (field === "output" || field === "parent") value = labels[frame[field]] || "";
       else value = frame[field];

@@ -7,6 +7,7 @@ attribute values alike), so a label such as ``<script>alert(1)</script>`` shows 
 from __future__ import annotations
 
 import html as _html
+import re
 from importlib import resources
 
 from glassgrad.value import Value
@@ -100,27 +101,68 @@ def stylesheet() -> HtmlFragment:
 
 
 LEGEND_ITEMS = (
-    ("upstream", "upstream", "v", "∂L/∂v, already accumulated in v.grad"),
-    ("local", "local", None, "∂v/∂u, saved in the ParentLink during the forward pass"),
-    ("contribution", "edge contribution", "u", "upstream × local, added to u.grad"),
-    ("grad", "gradient", None, ".grad after backward: ∂L/∂node"),
+    ("upstream", "upstream", "g_v", "∂L/∂v, already accumulated in `v.grad`"),
+    ("local", "local", None, "∂v/∂u, saved in the `ParentLink` during the forward pass"),
+    ("contribution", "edge contribution", "Δg_u", "upstream × local, added to `u.grad`"),
+    ("grad", "gradient", None, "`.grad` after backward: ∂L/∂node"),
 )
-"""(CSS role, name, subscript of g or None, meaning) of each colour in `legend`, in display order."""
+"""(CSS role, name, symbol or None, meaning) of each colour in `legend`, in display order.
+
+The symbol is the prose's notation (``g_v``, ``Δg_u``: an optional ``Δ``, ``g``, an underscore and
+the subscript); in the meaning, `` `code` `` spans are code and ``∂a/∂b`` is a partial derivative.
+Both are drawn as MathML, like every formula on the site.
+"""
+
+_MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">{}</math>'
+_PARTIAL = re.compile(r"∂(\w+)/∂(\w+)")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def _symbol_mathml(symbol: str) -> str:
+    """``Δg_u`` as MathML: the same upright Δ and italic subscripted g as the prose's formulas."""
+    has_delta = symbol.startswith("Δ")
+    base, _, subscript = symbol.removeprefix("Δ").partition("_")
+    mrow = '<mi mathvariant="normal">Δ</mi>' if has_delta else ""
+    mrow += f"<msub><mi>{escape(base)}</mi><mi>{escape(subscript)}</mi></msub>" if subscript else f"<mi>{escape(base)}</mi>"
+    return _MATH.format(f"<mrow>{mrow}</mrow>")
+
+
+def _identifier(name: str) -> str:
+    """A MathML identifier: one letter is a math variable (italic), a word stays upright."""
+    return f"<mi>{escape(name)}</mi>" if len(name) == 1 else f'<mi mathvariant="normal">{escape(name)}</mi>'
+
+
+def _meaning_html(meaning: str) -> str:
+    """A legend meaning as HTML: `` `code` `` becomes ``<code>``, ``∂a/∂b`` MathML; the rest is escaped."""
+    parts = []
+    for k, chunk in enumerate(_CODE.split(meaning)):
+        if k % 2:
+            parts.append(f"<code>{escape(chunk)}</code>")
+            continue
+        for j, piece in enumerate(_PARTIAL.split(chunk)):
+            if j % 3 == 0:
+                parts.append(escape(piece))
+            elif j % 3 == 1:
+                top = piece
+            else:
+                parts.append(_MATH.format(f"<mrow><mo>∂</mo>{_identifier(top)}<mo>/</mo><mo>∂</mo>{_identifier(piece)}</mrow>"))
+    return "".join(parts)
 
 
 def legend() -> HtmlFragment:
     """The colour legend used by every figure and trace: upstream, local, edge contribution, gradient.
 
     Each role is a CSS class ``gg-{role}`` (``gg-upstream``, ``gg-local``, ``gg-contribution``
-    (orange), ``gg-grad`` (teal)) whose colour follows the light and dark palettes.
+    (orange), ``gg-grad`` (teal)) whose colour follows the light and dark palettes. Symbols and
+    derivatives are MathML, as in the site's prose.
     """
     items = []
-    for role, name, subscript, meaning in LEGEND_ITEMS:
-        symbol = f" g<sub>{escape(subscript)}</sub>" if subscript else ""
+    for role, name, symbol, meaning in LEGEND_ITEMS:
+        symbol_html = f" {_symbol_mathml(symbol)}" if symbol else ""
         items.append(
             f'<li class="gg-legend-item" data-gg-role="{escape(role)}">'
             f'<span class="gg-swatch gg-swatch-{escape(role)}" aria-hidden="true"></span>'
-            f'<strong class="gg-{escape(role)}">{escape(name)}{symbol}</strong> '
-            f'<span class="gg-legend-note">{escape(meaning)}</span></li>'
+            f'<strong class="gg-{escape(role)}">{escape(name)}{symbol_html}</strong> '
+            f'<span class="gg-legend-note">{_meaning_html(meaning)}</span></li>'
         )
     return HtmlFragment(f'<ul class="gg gg-legend" aria-label="Colour legend">{"".join(items)}</ul>')

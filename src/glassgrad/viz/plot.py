@@ -275,7 +275,7 @@ class PlotArea:
     width: float = 560.0
     height: float = 340.0
     left: float = 72.0
-    right: float = 14.0
+    right: float = 24.0  # half of the last x tick label ("800") at the phones' larger text
     top: float = 14.0
     bottom: float = 50.0
 
