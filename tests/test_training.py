@@ -213,8 +213,8 @@ def test_training_page_shows_its_runs_and_figures(built_site) -> None:
 
     html = page_html(built_site, "training/")
     assert "all 40 losses agree with PyTorch" in html
-    assert "all 60 losses and all 105 trained parameters" in html
-    assert html.count('class="gg-boundary-point"') == 100
+    assert "all 40 losses and all 105 trained parameters" in html
+    assert html.count('class="gg-boundary-point"') == 60
     assert html.count('class="gg gg-plot"') == 3  # two loss curves and the decision boundary
     assert "Σ" in html  # the fused weighted-sum node in the neuron's graph
     assert "../reference/#glassgrad.nn.train" in html

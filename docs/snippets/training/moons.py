@@ -1,10 +1,10 @@
 from glassgrad.data import make_moons
 from glassgrad.nn import MLP, train
 
-points, labels = make_moons(100, noise=0.1, seed=0)  # labels: -1, +1
-model = MLP(2, [8, 8, 1], rng=1)  # ReLU layers of 8, linear output
+points, labels = make_moons(60, noise=0.1, seed=0)  # labels: -1, +1
+model = MLP(2, [8, 8, 1], rng=3)  # ReLU layers of 8, linear output
 initial = [p.data for p in model.parameters()]  # for the PyTorch run
-STEPS = 60
+STEPS = 40
 ALPHA = 1e-4  # weight of the L2 penalty
 
 

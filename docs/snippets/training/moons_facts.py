@@ -1,7 +1,7 @@
 # Facts about the run above, computed here and checked before the prose states them (not shown).
 from glassgrad.nn import Neuron
 
-assert (len(points), labels.count(-1), labels.count(1)) == (100, 50, 50)
+assert (len(points), labels.count(-1), labels.count(1)) == (60, 30, 30)
 assert [len(layer.neurons) for layer in model.layers] == [8, 8, 1]
 parameter_count = len(model.parameters())
 assert parameter_count == (2 + 1) * 8 + (8 + 1) * 8 + (8 + 1) * 1 == 105
@@ -58,6 +58,24 @@ backward(neuron_output)
 one_neuron_figure = draw_graph(
     neuron_output, caption_text=f"The first neuron of the first hidden layer, trained, on point {active}."
 )
+
+
+def trained_score(a, b):
+    """model([a, b]).data in plain floats: weighted_sum's additions in its order, then ReLU, but no graph
+    (the boundary figure asks for the score about 5,000 times)."""
+    out = [a, b]
+    for layer in model.layers:
+        values = []
+        for neuron in layer.neurons:
+            total = neuron.b.data
+            for weight, x_i in zip(neuron.w, out):
+                total += weight.data * x_i
+            values.append(max(total, 0.0) if neuron.nonlin else total)
+        out = values
+    return out[0]
+
+
+assert [trained_score(*point) for point in points] == [model(point).data for point in points]
 boundary_figure = decision_boundary(
-    lambda a, b: model([a, b]).data, points, labels, title="Two moons: the trained model's decision regions"
+    trained_score, points, labels, title="Two moons: the trained model's decision regions"
 )
