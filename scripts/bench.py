@@ -224,15 +224,18 @@ def time_mlp(key: str, sizes: Sizes, measure_memory: bool) -> dict[str, Any]:
         "nodes": nodes,
     }
     if measure_memory:
-        result["bytes_per_node"] = mlp_bytes_per_node(engine, sizes, points, targets, weights)
+        result["bytes_per_node"], result["tracked_per_node"] = mlp_memory_per_node(engine, sizes, points, targets, weights)
     return result
 
 
-def mlp_bytes_per_node(engine: Engine, sizes: Sizes, points: list[list[float]], targets: list[float], weights: list[float]) -> float:
-    """Bytes the MLP graph holds after forward and backward, per node (tracemalloc)."""
+def mlp_memory_per_node(
+    engine: Engine, sizes: Sizes, points: list[list[float]], targets: list[float], weights: list[float]
+) -> tuple[float, float]:
+    """Bytes (tracemalloc) and cycle-collector-tracked objects the MLP graph holds per node, after backward."""
     import tracemalloc
 
     gc.collect()
+    tracked_before = len(gc.get_objects())
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     params = [engine.parameter(w) for w in weights]
@@ -240,8 +243,11 @@ def mlp_bytes_per_node(engine: Engine, sizes: Sizes, points: list[list[float]], 
     engine.backward(loss)
     held = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
+    gc.collect()  # drop temporaries the collector has not reached yet, so only the graph is counted
+    tracked = len(gc.get_objects()) - tracked_before
     assert engine.count_nodes is not None
-    return held / engine.count_nodes(loss)
+    nodes = engine.count_nodes(loss)
+    return held / nodes, tracked / nodes
 
 
 def reset_peak_rss() -> bool:
@@ -398,17 +404,18 @@ def chain_table(chains: dict[str, dict[int, dict[str, Any]]], sizes: Sizes) -> l
 def memory_table(results: dict[str, dict[str, Any]]) -> list[str]:
     """Markdown table of bytes per node of the MLP graph."""
     lines = [
-        "**Memory of the MLP graph** after forward + backward (tracemalloc, bytes the graph holds ÷ its nodes):",
+        "**Memory of the MLP graph** after forward + backward: bytes it holds (tracemalloc) and objects the "
+        "cycle collector must traverse (`gc.get_objects()`), each ÷ its nodes:",
         "",
-        "| engine | nodes | bytes per node |",
-        "| --- | ---: | ---: |",
+        "| engine | nodes | bytes per node | GC-tracked objects per node |",
+        "| --- | ---: | ---: | ---: |",
     ]
     for key in MEMORY_ENGINES:
         r = results[key]
         if "error" in r:
-            lines.append(f"| {ENGINES[key]} | | fails: {r['error']} |")
+            lines.append(f"| {ENGINES[key]} | | fails: {r['error']} | |")
         else:
-            lines.append(f"| {ENGINES[key]} | {r['nodes']:,} | {r['bytes_per_node']:.0f} |")
+            lines.append(f"| {ENGINES[key]} | {r['nodes']:,} | {r['bytes_per_node']:.0f} | {r['tracked_per_node']:.1f} |")
     return lines
 
 

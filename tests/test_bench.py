@@ -109,7 +109,7 @@ def test_memory_table_reports_bytes_per_node(quick_report: str) -> None:
     memory = markdown_tables(quick_report)[2]
     rows = {row[0]: row for row in memory[1:]}
     assert set(rows) == {bench.ENGINES["glassgrad"], bench.ENGINES["micrograd"]}
-    assert all(float(row[2]) > 0 for row in rows.values())
+    assert all(float(row[2]) > 0 and float(row[3]) >= 1 for row in rows.values())  # bytes, tracked objects
 
 
 def test_every_target_reports_pass_or_fail(quick_report: str) -> None:
