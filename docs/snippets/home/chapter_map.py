@@ -33,11 +33,13 @@ def nav_pages(entries, section=""):
 def page_summary(path: str) -> tuple[str, str]:
     """(title, summary) of a page: its `# ` heading and its front matter's `description:`."""
     markdown = (docs_folder / path).read_text(encoding="utf-8")
-    description = re.match(r"---\n(?:.*\n)*?description:\s*(.+)\n(?:.*\n)*?---\n", markdown)
+    front_matter = re.match(r"---\n(.*?)\n---\n", markdown, re.DOTALL)
+    # Parsed as MkDocs parses it, so a description that is not valid YAML fails here, not silently in <meta>.
+    meta = yaml.safe_load(front_matter[1]) if front_matter else {}
     # Every page carries a description (search engines and this map use it): a page without one fails here.
-    assert description, f"{path} has no `description:` front matter"
+    assert isinstance(meta, dict) and meta.get("description"), f"{path} has no `description:` front matter"
     title = re.search(r"^# (.+)$", markdown, re.MULTILINE)
-    return (title[1].strip() if title else path), description[1].strip().strip("\"'")
+    return (title[1].strip() if title else path), " ".join(str(meta["description"]).split())
 
 
 def page_url(path: str) -> str:
