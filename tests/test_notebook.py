@@ -382,10 +382,11 @@ def test_small_site_builds_and_a_raising_cell_fails_it(tmp_path: Path, raises: b
 
 # ---- the published page in a browser ---------------------------------------------------------------------
 
-# For every field name of the state cards: its height in lines (1 unless something squeezes the column).
+# For every field name of the state cards: on how many lines its text is laid out (1 unless its column is squeezed).
 FIELD_NAME_LINES = """() => [...document.querySelectorAll('.gg-state .gg-card dt')].map(dt => {
-  const style = getComputedStyle(dt);
-  return Math.round(dt.getBoundingClientRect().height / parseFloat(style.lineHeight));
+  const range = document.createRange();
+  range.selectNodeContents(dt);
+  return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size;
 })"""
 
 
@@ -419,6 +420,9 @@ def test_page_in_a_browser(built_site: Path) -> None:
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.on("request", lambda request: request.url.startswith((site, "data:", "blob:", "about:")) or outside.append(request.url))
             page.goto(site + PAGE, wait_until="networkidle")
+            page.wait_for_function(  # every player initialises (however loaded the machine is)
+                "document.querySelectorAll('.gg-player:not([data-gg-ready])').length === 0", timeout=15000
+            )
             ready = page.evaluate("document.querySelectorAll('.gg-player[data-gg-ready]').length")
             lines = page.evaluate(FIELD_NAME_LINES)
             browser.close()
