@@ -60,15 +60,15 @@ class Sizes:
     n_in: int
     n_hidden: int
     n_points: int
-    mlp_runs: int
+    mlp_rounds: int  # fresh processes per engine, the engines taking turns: load changes hit them all alike
+    mlp_runs: int  # timed steps per process, after one warm-up step
     chains: tuple[int, ...]
     chain_runs: int
-    big_chain_runs: int  # fewer runs for the longest chain: one run already takes seconds
 
 
-FULL = Sizes(n_in=16, n_hidden=32, n_points=64, mlp_runs=7, chains=(10**3, 10**4, 10**5, 10**6), chain_runs=5, big_chain_runs=3)
+FULL = Sizes(n_in=16, n_hidden=32, n_points=64, mlp_rounds=3, mlp_runs=3, chains=(10**3, 10**4, 10**5, 10**6), chain_runs=3)
 # The 2,000 chain is past micrograd's recursion limit, so --quick also exercises the failure cell.
-QUICK = Sizes(n_in=4, n_hidden=8, n_points=4, mlp_runs=2, chains=(200, 2000), chain_runs=2, big_chain_runs=2)
+QUICK = Sizes(n_in=4, n_hidden=8, n_points=4, mlp_rounds=2, mlp_runs=2, chains=(200, 2000), chain_runs=2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ def mlp_loss(engine: Engine, params: list[Any], points: list[list[float]], targe
 
 
 def time_mlp(key: str, sizes: Sizes, measure_memory: bool) -> dict[str, Any]:
-    """Median times of a training-loop step on the MLP: build, backward, drop the graph.
+    """Times of training-loop steps on the MLP: build, backward, drop the graph.
 
     No explicit collection between runs: the cycle collector runs when it would in a real
     loop, so a graph made of reference cycles (micrograd's closures) is paid for here too.
@@ -215,10 +215,9 @@ def time_mlp(key: str, sizes: Sizes, measure_memory: bool) -> dict[str, Any]:
             backward_s.append(t2 - t1)
             free_s.append(t4 - t3)
     result: dict[str, Any] = {
-        "forward_ms": 1e3 * statistics.median(forward_s),
-        "backward_ms": 1e3 * statistics.median(backward_s),
-        "free_ms": 1e3 * statistics.median(free_s),
-        "total_ms": 1e3 * statistics.median(f + b + d for f, b, d in zip(forward_s, backward_s, free_s)),
+        "forward_s": forward_s,
+        "backward_s": backward_s,
+        "free_s": free_s,
         "loss": loss_value,
         "grads": grads,
         "nodes": nodes,
@@ -337,6 +336,22 @@ def fmt_count(n: int) -> str:
     return f"10^{k}" if n == 10**k and k >= 3 else f"{n:,}"
 
 
+def merge_rounds(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One engine's MLP rounds as medians over all their steps (the first error wins)."""
+    for r in results:
+        if "error" in r:
+            return r
+    merged = {**results[0]}  # loss, gradients, nodes and memory come from the first round
+    forward_s = [t for r in results for t in r["forward_s"]]
+    backward_s = [t for r in results for t in r["backward_s"]]
+    free_s = [t for r in results for t in r["free_s"]]
+    merged["forward_ms"] = 1e3 * statistics.median(forward_s)
+    merged["backward_ms"] = 1e3 * statistics.median(backward_s)
+    merged["free_ms"] = 1e3 * statistics.median(free_s)
+    merged["total_ms"] = 1e3 * statistics.median(f + b + d for f, b, d in zip(forward_s, backward_s, free_s))
+    return merged
+
+
 def gradients_agree(results: dict[str, dict[str, Any]]) -> tuple[bool, float]:
     """Do all engines give the same loss and parameter gradients? Return (ok, largest relative error)."""
     ok_results = [r for r in results.values() if "error" not in r]
@@ -354,8 +369,9 @@ def mlp_table(results: dict[str, dict[str, Any]], sizes: Sizes) -> list[str]:
     base = results["glassgrad"].get("total_ms")
     lines = [
         f"**MLP {sizes.n_in} → {sizes.n_hidden} → 1 over {sizes.n_points} points**, squared error summed: one "
-        f"training-loop step = forward (build the graph) + backward + free (drop the graph); median of "
-        f"{sizes.mlp_runs} steps after a warm-up, no explicit collection between them:",
+        f"training-loop step = forward (build the graph) + backward + free (drop the graph), no explicit "
+        f"collection between steps; median of {sizes.mlp_rounds * sizes.mlp_runs} steps: {sizes.mlp_rounds} fresh "
+        f"processes per engine, the engines taking turns, {sizes.mlp_runs} steps each after a warm-up:",
         "",
         "| engine | nodes | forward ms | backward ms | free ms | total ms | × glassgrad |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -379,8 +395,8 @@ def chain_table(chains: dict[str, dict[int, dict[str, Any]]], sizes: Sizes) -> l
     names = {"glassgrad": "glassgrad", "micrograd": "micrograd", "torch": "PyTorch"}
     header = "| nodes | " + " | ".join(f"{names[k]} ms | {names[k]} peak MiB" for k in CHAIN_ENGINES) + " | glassgrad time ÷ previous |"
     lines = [
-        f"**Chains of ReLU nodes**, build + backward, median of {sizes.chain_runs} runs "
-        f"({sizes.big_chain_runs} for the longest); peak resident memory above the start of the run:",
+        f"**Chains of ReLU nodes**, build + backward, median of {sizes.chain_runs} runs in a fresh process per "
+        f"engine and length; peak resident memory above the start of a run:",
         "",
         header,
         "| ---: |" + " ---: | ---: |" * len(CHAIN_ENGINES) + " ---: |",
@@ -391,13 +407,15 @@ def chain_table(chains: dict[str, dict[int, dict[str, Any]]], sizes: Sizes) -> l
         for key in CHAIN_ENGINES:
             r = chains[key][length]
             if "error" in r:
-                cells += [f"fails: {r['error']}", ""]
+                cells += [f"fails: {r['error']}{' †' if r.get('not_run') else ''}", ""]
             else:
                 cells += [fmt_ms(r["ms"]), f"{r['peak_mib']:.1f}" if r["peak_mib"] is not None else "n/a"]
         g = chains["glassgrad"][length]
         growth = f"{g['ms'] / previous:.1f}×" if previous and "error" not in g else ""
         previous = g.get("ms")
         lines.append("| " + " | ".join(cells + [growth]) + " |")
+    if any(r.get("not_run") for results in chains.values() for r in results.values()):
+        lines += ["", "† not run: it already failed on a shorter chain, and a longer chain is only deeper."]
     return lines
 
 
@@ -479,19 +497,23 @@ def replace_readme_section(text: str, body: str) -> str:
 def run(sizes: Sizes, progress: Callable[[str], None]) -> str:
     """Run every measurement and return the report (markdown)."""
     size_spec = {**sizes.__dict__, "chains": list(sizes.chains)}
-    mlp: dict[str, dict[str, Any]] = {}
-    for key in ENGINES:
-        progress(f"MLP: {key}")
-        mlp[key] = run_worker({"task": "mlp", "engine": key, "sizes": size_spec, "memory": key in MEMORY_ENGINES})
+    rounds: dict[str, list[dict[str, Any]]] = {key: [] for key in ENGINES}
+    for round_index in range(sizes.mlp_rounds):
+        for key in ENGINES:
+            progress(f"MLP round {round_index + 1}/{sizes.mlp_rounds}: {key}")
+            memory = key in MEMORY_ENGINES and round_index == 0
+            rounds[key].append(run_worker({"task": "mlp", "engine": key, "sizes": size_spec, "memory": memory}))
+    mlp = {key: merge_rounds(results) for key, results in rounds.items()}
     chains: dict[str, dict[int, dict[str, Any]]] = {key: {} for key in CHAIN_ENGINES}
     for key in CHAIN_ENGINES:
         for length in sizes.chains:
+            failed = [r for r in chains[key].values() if "error" in r]
+            if failed:  # a longer chain is deeper: it fails the same way, so it is not run
+                chains[key][length] = {"error": failed[0]["error"], "not_run": True}
+                continue
             progress(f"chain {length:,}: {key}")
-            runs = sizes.big_chain_runs if length == sizes.chains[-1] else sizes.chain_runs
-            if any("error" in r for r in chains[key].values()):
-                chains[key][length] = {"error": next(r["error"] for r in chains[key].values() if "error" in r)}
-                continue  # it failed on a shorter chain; a longer one fails the same way
-            chains[key][length] = run_worker({"task": "chain", "engine": key, "sizes": size_spec, "length": length, "runs": runs})
+            spec = {"task": "chain", "engine": key, "sizes": size_spec, "length": length, "runs": sizes.chain_runs}
+            chains[key][length] = run_worker(spec)
     agree, worst = gradients_agree(mlp)
     targets = check_targets(mlp, chains, sizes)
     lines = [
