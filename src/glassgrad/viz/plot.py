@@ -66,8 +66,9 @@ _STYLE = (
     + "{"
     + "".join(f"--gg-plot-series-{i}:{dark};" for i, (_, dark) in enumerate(SERIES_COLOURS))
     + "}"
-    # A 560-unit viewBox on a 375 px phone shrinks 13-unit text to 8 px; draw it larger there.
-    + "@media (max-width:600px){.gg-plot-svg{font-size:19px}}"
+    # A 560-unit viewBox on a 375 px phone shrinks 13-unit text to 8 px; draw it larger there
+    # (axis titles a little less, so a long y title still fits the plot's height).
+    + "@media (max-width:600px){.gg-plot-svg{font-size:19px}.gg-plot-svg .gg-plot-label{font-size:16px}}"
     + "</style>"
 )
 """Per-figure CSS: the series palette as variables (light, then dark) and larger text on phones.
