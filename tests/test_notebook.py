@@ -225,6 +225,23 @@ def test_generated_notebook_is_valid_and_the_same_every_time(tmp_path: Path) -> 
 
 
 
+def test_split_prints_are_merged_into_one_output() -> None:
+    hook = load_notebook_hook()
+    cell = nbformat.v4.new_code_cell("print('PyTorch:', error)")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="PyTorch:"),
+        nbformat.v4.new_output("stream", name="stdout", text=" grad can be implicitly created\n"),
+        nbformat.v4.new_output("stream", name="stderr", text="a warning\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="with seed [1, 1]\n"),
+    ]
+    notebook = hook.merge_streams(nbformat.v4.new_notebook(cells=[cell]))
+    assert [(output.name, output.text) for output in notebook.cells[0].outputs] == [
+        ("stdout", "PyTorch: grad can be implicitly created\n"),
+        ("stderr", "a warning\n"),
+        ("stdout", "with seed [1, 1]\n"),
+    ]
+
+
 def test_math_becomes_arithmatex_outside_code() -> None:
     hook = load_notebook_hook()
     html = hook.math_to_arithmatex("<p>$$L=e^2$$</p><p>with $w=2$, <code>$x$</code> and $y=10$</p>")

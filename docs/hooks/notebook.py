@@ -30,6 +30,7 @@ from typing import Any
 import jupytext
 import nbformat
 from nbclient import NotebookClient
+from nbconvert.preprocessors.coalescestreams import CoalesceStreamsPreprocessor
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
@@ -95,7 +96,16 @@ class BackgroundRun:
         self.thread.join()
         if self.error is not None:
             raise self.error
-        return self.notebook
+        return merge_streams(self.notebook)
+
+
+def merge_streams(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Merge each cell's consecutive outputs of one stream (stdout, stderr) into one, in place; return the notebook.
+
+    How the kernel splits one print into messages depends on timing; merged, the page is the same every build.
+    """
+    CoalesceStreamsPreprocessor().preprocess(notebook, {})
+    return notebook
 
 
 def _kernel_settings(config: Any) -> dict[str, Any]:
