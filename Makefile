@@ -10,8 +10,9 @@ help:  ## list the targets
 setup:  ## create .venv and install glassgrad with every extra, Graphviz and Chromium
 	@bash scripts/setup.sh
 
+# SITE_URL: serve at the root even when the environment sets the published URL (its /glassgrad/ path).
 serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding on change
-	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --strict --dev-addr $(HOST) --watch src/glassgrad
+	SITE_URL=http://$(HOST)/ NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --strict --dev-addr $(HOST) --watch src/glassgrad
 
 build: setup  ## build the site into site/ (strict: any warning or failing block fails)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict

@@ -10,15 +10,21 @@ need_debian_package() {  # $1 = command or file that proves it is there, $2 = De
         return 0
     fi
     if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        echo "error: '$probe' is missing. Install the Debian package '$package' (sudo apt-get install $package) and run make again." >&2
+        # Not root (or not Debian): installing system packages is the user's call, so stop and say what to install.
+        echo "error: '$probe' is missing and this set-up installs system packages only as root on Debian." >&2
+        echo "       Install the Debian package '$package' (sudo apt-get install $package) and run make again." >&2
         exit 1
     fi
     echo "==> installing Debian package $package (for $probe)"
-    if [ ! -f .venv/.apt-updated ] && [ -z "${GLASSGRAD_APT_UPDATED:-}" ]; then
+    if [ -z "${apt_updated:-}" ]; then  # one package-list refresh per run, however many packages are missing
         apt-get update -qq
-        export GLASSGRAD_APT_UPDATED=1
+        apt_updated=1
     fi
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null
+    if ! command -v "$probe" >/dev/null 2>&1 && [ ! -x "$probe" ]; then
+        echo "error: installed '$package' but '$probe' is still missing." >&2
+        exit 1
+    fi
 }
 
 need_debian_package dot graphviz

@@ -2,6 +2,8 @@
 
 Use the `built_site` fixture (a `pathlib.Path` to the built site) and `page_html(site, "chapters/1-pytorch/")`
 to read one page. Tests that build the site carry the `site` marker (`pytest -m "not site"` skips them).
+A test that needs a second, independent build of this checkout (determinism) asks for `rebuilt_site`:
+it is built side by side with `built_site`, on the other core, instead of after it.
 """
 
 from __future__ import annotations
@@ -9,18 +11,81 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 """The repository root (holds mkdocs.yml, docs/ and src/)."""
 
+BUILD_TIMEOUT = 600
+"""Seconds one ``mkdocs build`` may take before the test fails (a build takes about a minute here)."""
+
+_REBUILD_WANTED = pytest.StashKey[bool]()
+
+
+@dataclass
+class SiteBuild:
+    """A ``mkdocs build --strict`` running in its own process (see `start_build`); `finish` waits for it."""
+
+    root: Path
+    destination: Path
+    process: subprocess.Popen[str]
+    log: IO[str]  # output goes to a file: a full pipe would stall the build
+
+    def finish(self, *, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """Wait for the build; return it like `subprocess.run` would (``stdout`` holds the whole log).
+
+        Raises `AssertionError` with one line per problem, then the whole log, when `check` and it failed.
+        """
+        try:
+            returncode = self.process.wait(timeout=BUILD_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise
+        finally:
+            self.log.seek(0)
+            output = self.log.read()
+            self.log.close()
+        finished = subprocess.CompletedProcess(self.process.args, returncode, output, "")
+        if check and returncode != 0:
+            # One line per problem first (the hooks put the page and block in it), then the whole log.
+            headlines = [line for line in output.splitlines() if line.startswith(("WARNING", "ERROR"))]
+            raise AssertionError(f"mkdocs build failed in {self.root}:\n" + "\n".join(headlines) + f"\n\n{output}")
+        return finished
+
+
+def start_build(root: Path, destination: Path, *, pythonpath: Path | None = None) -> SiteBuild:
+    """Start ``mkdocs build --strict`` on the tree at `root` into `destination`, in a fresh process.
+
+    Args:
+        root: folder holding ``mkdocs.yml`` (the build runs there, so relative paths resolve in that tree).
+        destination: output folder for the site.
+        pythonpath: a ``src`` folder to import glassgrad from instead of the installed one.
+
+    Returns:
+        The running build; call its ``finish()`` to wait for it.
+    """
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if pythonpath is not None:
+        # PYTHONPATH comes before the editable install, so the copy's engine is the one imported.
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH", "")]))
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(destination)]
+    log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+    process = subprocess.Popen(
+        command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, text=True
+    )
+    return SiteBuild(root, destination, process, log)
+
 
 def build_site(
     root: Path, destination: Path, *, pythonpath: Path | None = None, check: bool = True
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` on the tree at `root` into `destination`, in a fresh process.
+    """Run ``mkdocs build --strict`` on the tree at `root` into `destination`, in a fresh process, and wait.
 
     Args:
         root: folder holding ``mkdocs.yml`` (the build runs there, so relative paths resolve in that tree).
@@ -29,20 +94,9 @@ def build_site(
         check: raise `AssertionError` with the build's log when it fails.
 
     Returns:
-        The finished process, with ``stdout``/``stderr`` captured as text.
+        The finished process; ``stdout`` holds its whole log (stderr merged in), ``stderr`` is empty.
     """
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    if pythonpath is not None:
-        # PYTHONPATH comes before the editable install, so the copy's engine is the one imported.
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH", "")]))
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(destination)]
-    finished = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=600)
-    if check and finished.returncode != 0:
-        log = finished.stdout + finished.stderr
-        # One line per problem first (the hooks put the page and block in it), then the whole log.
-        headlines = [line for line in log.splitlines() if line.startswith(("WARNING", "ERROR"))]
-        raise AssertionError(f"mkdocs build failed in {root}:\n" + "\n".join(headlines) + f"\n\n{log}")
-    return finished
+    return start_build(root, destination, pythonpath=pythonpath).finish(check=check)
 
 
 def page_html(site: Path, page: str) -> str:
@@ -51,9 +105,49 @@ def page_html(site: Path, page: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+@pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run count
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Note whether any selected test wants `rebuilt_site`, so `built_site` starts both builds at once."""
+    config.stash[_REBUILD_WANTED] = any("rebuilt_site" in getattr(item, "fixturenames", ()) for item in items)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Under CI (``CI`` set), a skipped test fails the run: set-up installs everything, so a skip hides a gap."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if os.environ.get("CI") and exitstatus == pytest.ExitCode.OK and skipped:
+        reporter.write_line(f"CI: {len(skipped)} test(s) skipped; under CI a skip is a failure (see the reasons above)", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _site_builds(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> dict[str, Path]:
+    """The session's builds of this checkout: ``"first"``, and ``"second"`` when a test wants `rebuilt_site`."""
+    builds = {"first": start_build(REPO, tmp_path_factory.mktemp("site") / "site")}
+    if pytestconfig.stash.get(_REBUILD_WANTED, False):
+        builds["second"] = start_build(REPO, tmp_path_factory.mktemp("rebuilt-site") / "site")
+    try:
+        for build in builds.values():
+            build.finish()
+    finally:
+        for build in builds.values():  # a failed first build must not leave the second one running
+            if build.process.poll() is None:
+                build.process.kill()
+                build.process.wait()
+    return {name: build.destination for name, build in builds.items()}
+
+
+@pytest.fixture(scope="session")
+def built_site(_site_builds: dict[str, Path]) -> Path:
     """The whole site, built once per test session from this checkout with ``--strict``."""
-    destination = tmp_path_factory.mktemp("site") / "site"
-    build_site(REPO, destination)
-    return destination
+    return _site_builds["first"]
+
+
+@pytest.fixture(scope="session")
+def rebuilt_site(_site_builds: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A second, independent strict build of this checkout (made alongside `built_site`), for determinism."""
+    if "second" not in _site_builds:  # requested outside collection (e.g. request.getfixturevalue): build it now
+        destination = tmp_path_factory.mktemp("rebuilt-site") / "site"
+        build_site(REPO, destination)
+        _site_builds["second"] = destination
+    return _site_builds["second"]
