@@ -473,16 +473,17 @@ def targets_table(targets: list[tuple[str, str, bool]]) -> list[str]:
 
 
 def machine_line() -> str:
-    """Where the numbers come from: Python, platform, CPU count, torch version."""
+    """Where the numbers come from: Python, platform, CPUs and their load, torch version."""
     try:
         from importlib.metadata import version
 
         torch_version = version("torch")
     except Exception:  # the bench extra may be missing; the table then says so in its cells
         torch_version = "not installed"
+    load = f", load average {os.getloadavg()[0]:.1f} at the end" if hasattr(os, "getloadavg") else ""
     return (
         f"Python {platform.python_version()} on {platform.system()} {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, PyTorch {torch_version}, cycle collector on, each engine in its own process."
+        f"{os.cpu_count()} CPUs{load}, PyTorch {torch_version}, cycle collector on, each engine in its own process."
     )
 
 
