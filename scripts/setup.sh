@@ -40,9 +40,11 @@ if [ -z "$PYTHON" ]; then
 fi
 [ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.10 is needed)" >&2; exit 1; }
 
+# The stamp holds a hash of what decides the install: unchanged files (even with new mtimes after a
+# checkout) cost no pip run; any edit to them reinstalls.
 stamp=.venv/.installed
-inputs="requirements.txt pyproject.toml"
-if [ -f "$stamp" ] && [ -z "$(find $inputs -newer "$stamp" 2>/dev/null)" ]; then
+wanted=$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
+if [ -x .venv/bin/python ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
     exit 0
 fi
 if [ ! -x .venv/bin/python ]; then
@@ -52,4 +54,4 @@ fi
 echo "==> installing Python packages into .venv (torch from the local CPU wheel)"
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 .venv/bin/python -m pip install --quiet -r requirements.txt
-touch "$stamp"
+echo "$wanted" > "$stamp"
