@@ -28,7 +28,7 @@ from nbclient.exceptions import CellExecutionError
 
 from conftest import REPO, page_html
 from glassgrad import backward
-from glassgrad.examples import linear_loss, sigmoid_neuron
+from glassgrad.examples import LINEAR_INPUTS, linear_loss, sigmoid_neuron
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 
 SOURCE = REPO / "docs" / "notebook" / "tutorial.py"
@@ -127,8 +127,9 @@ def test_first_cell_styles_the_figures(executed: tuple[nbformat.NotebookNode, st
 def test_pytorch_forward_and_leaf_gradients(executed: tuple[nbformat.NotebookNode, str]) -> None:
     notebook, _ = executed
     reference = torch_linear_loss()
-    forward = stream_text(cell_printing(notebook, "Forward:"))
-    assert forward == "Forward: " + " , ".join(f"{name} = {reference[name][0]}" for name in "maeL") + "\n"
+    inputs, forward = stream_text(cell_printing(notebook, "Forward:")).splitlines()
+    assert inputs == "Inputs: " + ", ".join(f"{name} = {value:g}" for name, value in LINEAR_INPUTS.items())
+    assert forward == "Forward: " + " , ".join(f"{name} = {reference[name][0]}" for name in "maeL")
     printed = stream_text(cell_printing(notebook, "w.grad = tensor"))
     grads = dict(re.findall(r"^(\w)\.grad = tensor\((-?[\d.]+)\)$", printed, re.MULTILINE))
     assert {name: float(text) for name, text in grads.items()} == {name: reference[name][1] for name in "wxby"}

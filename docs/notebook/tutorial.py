@@ -77,8 +77,9 @@ stylesheet()
 #
 # $$m=wx,\qquad a=m+b,\qquad e=a-y,\qquad L=e^2$$
 #
-# with $w=2$, $x=3$, $b=1$ and $y=10$. Each number is a scalar tensor, in float64 so that PyTorch and
-# glassgrad can be compared exactly. `requires_grad=True` asks PyTorch for the derivative of the loss
+# with the inputs of `glassgrad.examples.LINEAR_INPUTS`, the numbers every chapter uses (printed by the
+# next cell). Each number is a scalar tensor, in float64 so that PyTorch and glassgrad can be compared
+# exactly. `requires_grad=True` asks PyTorch for the derivative of the loss
 # with respect to that tensor. The target `y` would be fixed data in real training; it is tracked here
 # only so that PyTorch reports every gradient of the hand calculation.
 #
@@ -87,11 +88,12 @@ stylesheet()
 
 # %%
 torch.set_default_dtype(torch.float64)
+print("Inputs:", ", ".join(f"{name} = {value:g}" for name, value in LINEAR_INPUTS.items()))
 
-w = torch.tensor(2.0, requires_grad=True)
-x = torch.tensor(3.0, requires_grad=True)
-b = torch.tensor(1.0, requires_grad=True)
-y = torch.tensor(10.0, requires_grad=True)
+w = torch.tensor(LINEAR_INPUTS["w"], requires_grad=True)
+x = torch.tensor(LINEAR_INPUTS["x"], requires_grad=True)
+b = torch.tensor(LINEAR_INPUTS["b"], requires_grad=True)
+y = torch.tensor(LINEAR_INPUTS["y"], requires_grad=True)
 
 # Forward pass: each line records one operation in PyTorch's graph
 m = w * x
@@ -140,10 +142,6 @@ print(f"finite-difference slope in w: {slope:.6f}   autograd: {w.grad.item():g}"
 torch_nodes = {"w": w, "x": x, "m": m, "b": b, "a": a, "y": y, "e": e, "L": L}
 torch_reference = {
     name: (node.item(), node.grad.item()) for name, node in torch_nodes.items()
-}
-# The inputs named in the text are the tensors above and glassgrad's own example: fail if they drift apart.
-assert {name: torch_reference[name][0] for name in LINEAR_INPUTS} == LINEAR_INPUTS == {
-    "w": 2.0, "x": 3.0, "b": 1.0, "y": 10.0,
 }
 
 print(f"{'node':<5} {'value':>8} {'grad':>8}")
@@ -259,7 +257,7 @@ print("backward processes:", ", ".join(node.label for node in reversed(order)))
 # same `w`; `w` is scheduled once, and backward still processes both links:
 
 # %%
-w_shared = Value(2.0, label="w")
+w_shared = Value(LINEAR_INPUTS["w"], label="w")
 r = multiply(w_shared, w_shared, "r")  # one object, used as both operands
 
 print("links saved by r:", len(r.parents))
@@ -334,8 +332,8 @@ print("glassgrad, twice:           w.grad =", twice["w"].grad)
 backward(twice["L"], accumulate=True)
 print("glassgrad, accumulate=True: w.grad =", twice["w"].grad)
 
-tw = torch.tensor(2.0, requires_grad=True)
-tL = (tw * 3.0 + 1.0 - 10.0) ** 2
+tw = torch.tensor(LINEAR_INPUTS["w"], requires_grad=True)
+tL = (tw * LINEAR_INPUTS["x"] + LINEAR_INPUTS["b"] - LINEAR_INPUTS["y"]) ** 2
 tL.backward(retain_graph=True)
 tL.backward()
 print("PyTorch, twice:             w.grad =", tw.grad.item())
@@ -348,10 +346,10 @@ assert twice["w"].grad == tw.grad.item()
 # players, trace, cards) is drawn from these objects and their stored links.
 
 # %%
-sw = Value(2.0, label="w")
-sx = Value(3.0, label="x")
-sb = Value(1.0, label="b")
-sy = Value(10.0, label="y")
+sw = Value(LINEAR_INPUTS["w"], label="w")
+sx = Value(LINEAR_INPUTS["x"], label="x")
+sb = Value(LINEAR_INPUTS["b"], label="b")
+sy = Value(LINEAR_INPUTS["y"], label="y")
 
 sm = multiply(sw, sx, "m")
 sa = add(sm, sb, "a")
@@ -417,13 +415,13 @@ after_figure
 show_complete_state(sL)
 
 # %% [markdown]
-# Seven saved links, seven steps. The square sends $-6$ into `e.grad` in step 1; in step 2 that same
-# stored number is the upstream gradient of the subtraction. When several paths lead back to one
+# Seven saved links, seven steps. In step 1 the square sends its contribution into `e.grad`; in step 2
+# that same stored number is the upstream gradient of the subtraction. When several paths lead back to one
 # value, each adds into the same buffer and only their sum is the gradient.
 
 # %%
 assert len(steps) == sum(len(node.parents) for node in safe_order) == 7
-assert steps[0].contribution == steps[1].upstream == se.grad == -6.0
+assert steps[0].contribution == steps[1].upstream == se.grad
 
 scratch_nodes = {"w": sw, "x": sx, "m": sm, "b": sb, "a": sa, "y": sy, "e": se, "L": sL}
 compare(scratch_nodes, torch_linear_loss())
@@ -436,8 +434,8 @@ print(f"✓ all {len(scratch_nodes)} values and gradients match PyTorch")
 #
 # $$m=wx,\qquad z=m+b,\qquad s=\sigma(z),\qquad e=s-y,\qquad L=e^2,$$
 #
-# where $\sigma(z)=1/(1+e^{-z})$. With $w=0.5$, $x=2$, $b=-1$ and $y=1$, $z=0$, so $s=0.5$ and
-# $L=0.25$. The sigmoid can enter the graph in two ways:
+# where $\sigma(z)=1/(1+e^{-z})$, with the inputs of `glassgrad.examples.SIGMOID_INPUTS`. The sigmoid
+# can enter the graph in two ways:
 #
 # - **fused**: one autograd operation $s=\sigma(z)$;
 # - **atomic**: four operations, $n=-z$, $q=\exp(n)$, $d=1+q$ and $s=1/d$.
@@ -446,7 +444,6 @@ print(f"✓ all {len(scratch_nodes)} values and gradients match PyTorch")
 # skipped. The five operations, from glassgrad's source:
 
 # %%
-assert SIGMOID_INPUTS == {"w": 0.5, "x": 2.0, "b": -1.0, "y": 1.0}
 for piece in (negate, exponential, plus_one, reciprocal, sigmoid):
     print(inspect.getsource(piece))
 
@@ -456,20 +453,23 @@ for piece in (negate, exponential, plus_one, reciprocal, sigmoid):
 #
 # $$\left(-\frac{1}{d^2}\right)(1)(q)(-1)=\frac{q}{d^2}=s(1-s)\quad\text{since } s=\frac{1}{d},\ q=d-1.$$
 #
-# At $z=0$ the numbers are round:
+# The numbers, for this neuron's inputs:
 
 # %%
 fused_preview = sigmoid_neuron(fused=True)
 atomic_preview = sigmoid_neuron(fused=False)
 local_of = {name: atomic_preview[name].parents[0].local_grad for name in ("s", "d", "q", "n")}
 s_value = fused_preview["s"].data
-
-print("z =", fused_preview["z"].data, " s =", s_value, " L =", fused_preview["L"].data)
-assert (fused_preview["z"].data, s_value, fused_preview["L"].data) == (0.0, 0.5, 0.25)  # as in the text
-print("atomic locals:", local_of, " product =", math.prod(local_of.values()))
-print("fused local s(1 - s) =", fused_preview["s"].parents[0].local_grad)
 fused_local_preview = fused_preview["s"].parents[0].local_grad
-assert math.prod(local_of.values()) == s_value * (1 - s_value) == fused_local_preview
+
+print("Inputs:", ", ".join(f"{name} = {value:g}" for name, value in SIGMOID_INPUTS.items()))
+print(f"z = {fused_preview['z'].data:g}, s = {s_value:g}, L = {fused_preview['L'].data:g}")
+parent_of = {name: atomic_preview[name].parents[0].value.label for name in local_of}
+print("atomic locals:", ", ".join(f"∂{name}/∂{parent_of[name]} = {local:g}" for name, local in local_of.items()),
+      f"→ product {math.prod(local_of.values()):g}")
+print(f"fused local s(1 - s) = {fused_local_preview:g}")
+assert math.isclose(math.prod(local_of.values()), s_value * (1 - s_value))
+assert math.isclose(s_value * (1 - s_value), fused_local_preview)
 
 # %% [markdown]
 # ### Both graphs, both traces
