@@ -211,6 +211,27 @@ def test_final_check_fails_loudly_on_a_wrong_gradient(executed: tuple[nbformat.N
     assert "w.grad: glassgrad" in tampered_error, tampered_error[-2000:]
 
 
+def test_follows_changed_example_inputs(kernel_manager: KernelManager) -> None:
+    """With other inputs in glassgrad.examples, every cell still passes and prints the new numbers."""
+    linear_changes, sigmoid_changes = {"w": LINEAR_INPUTS["w"] + 0.5, "y": LINEAR_INPUTS["y"] + 1.0}, {"b": 0.5}
+    notebook = jupytext.read(SOURCE, fmt="py:percent")
+    change = (  # in place: torch_reference imported the same dicts
+        "import glassgrad.examples\n"
+        f"glassgrad.examples.LINEAR_INPUTS.update({linear_changes!r})\n"
+        f"glassgrad.examples.SIGMOID_INPUTS.update({sigmoid_changes!r})\n"
+    )
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(change))
+    NotebookClient(notebook, km=kernel_manager, timeout=180, allow_errors=False).execute()
+    reference = torch_linear_loss(**linear_changes)
+    forward = stream_text(cell_printing(notebook, "Forward:")).splitlines()[1]
+    assert forward == "Forward: " + " , ".join(f"{name} = {reference[name][0]}" for name in "maeL")
+    fused = sigmoid_neuron(fused=True, **sigmoid_changes)
+    backward(fused["L"])
+    final = ", ".join(f"{name} = {fused[name].grad:g}" for name in ("w", "x", "b", "y"))
+    assert f"final gradients: {final}" in stream_text(cell_printing(notebook, "final gradients"))
+    assert "matches PyTorch." in stream_text([cell for cell in notebook.cells if cell.cell_type == "code"][-1])
+
+
 # ---- the hook -------------------------------------------------------------------------------------------
 
 

@@ -337,7 +337,7 @@ tL = (tw * LINEAR_INPUTS["x"] + LINEAR_INPUTS["b"] - LINEAR_INPUTS["y"]) ** 2
 tL.backward(retain_graph=True)
 tL.backward()
 print("PyTorch, twice:             w.grad =", tw.grad.item())
-assert twice["w"].grad == tw.grad.item()
+assert math.isclose(twice["w"].grad, tw.grad.item())
 
 # %% [markdown]
 # ### The whole graph, edge by edge
@@ -508,18 +508,23 @@ show_backward_steps(atomic_steps, highlight_outputs={"s", "d", "q", "n"}, graph=
 
 # %% [markdown]
 # Only the highlighted cards differ. Fused: one update, $g_z=g_s\,s(1-s)$. Atomic: four updates,
-# $s\to d\to q\to n\to z$, ending at the same $g_z$. From $z$ back to the inputs both traces are the
-# same numbers in the same order:
+# $s\to d\to q\to n\to z$, ending at the same $g_z$ (up to the last bits of rounding, when $z\neq 0$).
+# From $z$ back to the inputs both traces are the same numbers in the same order:
 
 # %%
-def numbers(steps):
-    """(upstream, local, contribution, after) of each step: everything a trace card shows."""
-    return [(step.upstream, step.local, step.contribution, step.after) for step in steps]
+def same_numbers(fused_part, atomic_part):
+    """True if both lists of steps show the same upstream, local, contribution and result, up to rounding."""
+    pairs = list(zip(fused_part, atomic_part, strict=True))
+    return all(
+        math.isclose(getattr(fused_step, field), getattr(atomic_step, field), rel_tol=1e-12, abs_tol=1e-15)
+        for fused_step, atomic_step in pairs
+        for field in ("upstream", "local", "contribution", "after")
+    )
 
 
-assert numbers(fused_steps[:3]) == numbers(atomic_steps[:3])  # L → e, e → s, e → y
-assert numbers(fused_steps[4:]) == numbers(atomic_steps[7:])  # from z back to the inputs
-print("g_z, fused:", fused["z"].grad, "  atomic:", atomic["z"].grad)
+assert same_numbers(fused_steps[:3], atomic_steps[:3])  # L → e, e → s, e → y
+assert same_numbers(fused_steps[4:], atomic_steps[7:])  # from z back to the inputs
+print(f"g_z, fused: {fused['z'].grad:.12g}   atomic: {atomic['z'].grad:.12g}")
 
 # %% [markdown]
 # Step both players to the same number: they agree until the sigmoid, where the atomic graph takes four
@@ -581,8 +586,7 @@ atomic_locals = [
 assert math.isclose(math.prod(atomic_locals), fused_local)
 
 print("✓ fused and atomic agree on", len(shared), "shared nodes")
-print("  sigmoid local:", len(atomic_locals), "atomic factors =", fused_local,
-      "= 1 fused factor")
+print(f"  sigmoid local: product of {len(atomic_locals)} atomic factors = 1 fused factor = {fused_local:g}")
 final = ", ".join(f"{name} = {fused[name].grad:g}" for name in ("w", "x", "b", "y"))
 print("  final gradients:", final)
 
