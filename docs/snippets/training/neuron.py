@@ -1,11 +1,12 @@
 from glassgrad import Value
+from glassgrad.examples import SIGMOID_INPUTS
 from glassgrad.nn import train
 
 # Chapter 3's neuron. w and b are parameters: training moves them.
-w = Value(0.5, "w")
-b = Value(-1.0, "b")
+w = Value(SIGMOID_INPUTS["w"], "w")
+b = Value(SIGMOID_INPUTS["b"], "b")
 # x and y are one training example: data, so plain numbers.
-x, y = 2.0, 1.0
+x, y = SIGMOID_INPUTS["x"], SIGMOID_INPUTS["y"]
 
 
 def neuron_loss():

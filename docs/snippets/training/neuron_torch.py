@@ -1,10 +1,10 @@
 import torch
 
-tw = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
-tb = torch.tensor(-1.0, dtype=torch.float64, requires_grad=True)
+tw = torch.tensor(SIGMOID_INPUTS["w"], dtype=torch.float64, requires_grad=True)
+tb = torch.tensor(SIGMOID_INPUTS["b"], dtype=torch.float64, requires_grad=True)
 torch_neuron_losses = []
 for step in range(40):
-    loss = (torch.sigmoid(tw * 2.0 + tb) - 1.0) ** 2
+    loss = (torch.sigmoid(tw * x + tb) - y) ** 2
     tw.grad = tb.grad = None  # PyTorch adds into .grad: clear it
     loss.backward()
     with torch.no_grad():
