@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import math
 import numbers
-from typing import TYPE_CHECKING, Iterable
-
-if TYPE_CHECKING:
-    from glassgrad.autograd import BackwardStep
+from typing import Iterable
 
 
 def as_float(number: object, what: str = "Value") -> float:
