@@ -226,6 +226,15 @@ def _sinks(program: Program) -> list[int]:
     return [i for i in range(len(program.leaves) + len(program.steps)) if i not in used]
 
 
+def _sum_of_sinks(program: Program, nodes: list):
+    """The root: the sum of every node nothing else uses (Values or tensors alike), so all nodes get a gradient."""
+    sinks = [nodes[i] for i in _sinks(program)]
+    root = sinks[0]
+    for sink in sinks[1:]:
+        root = root + sink
+    return root
+
+
 def build_glassgrad(program: Program, leaves: Sequence[Value] | None = None) -> tuple[list[Value], Value]:
     """The glassgrad graph of `program`: its nodes (leaves first, labelled ``v0, v1, ...``) and the root."""
     nodes = list(leaves) if leaves is not None else [Value(x, f"v{i}") for i, x in enumerate(program.leaves)]
@@ -233,11 +242,7 @@ def build_glassgrad(program: Program, leaves: Sequence[Value] | None = None) -> 
         out = apply_glassgrad(step, nodes)
         out.label = f"v{k}"
         nodes.append(out)
-    sinks = [nodes[i] for i in _sinks(program)]
-    root = sinks[0]
-    for sink in sinks[1:]:
-        root = root + sink
-    return nodes, root
+    return nodes, _sum_of_sinks(program, nodes)
 
 
 def build_torch(program: Program) -> tuple[list, object]:
@@ -250,11 +255,7 @@ def build_torch(program: Program) -> tuple[list, object]:
         out = apply_torch(step, nodes, unary)
         out.retain_grad()
         nodes.append(out)
-    sinks = [nodes[i] for i in _sinks(program)]
-    root = sinks[0]
-    for sink in sinks[1:]:
-        root = root + sink
-    return nodes, root
+    return nodes, _sum_of_sinks(program, nodes)
 
 
 def same_float(mine: float, theirs: float, rel: float = 1e-12, abs_tol: float = 0.0) -> bool:
