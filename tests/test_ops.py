@@ -224,6 +224,21 @@ def test_ieee_edge_case_matches_pytorch(name, args) -> None:
     assert_same(run_glassgrad(function, args), run_torch(torch_function, args), rel=1e-15, signed_zero=True)
 
 
+SQRT_CASES = [(p, x) for p in (0.5, -0.5, 1.5, -1.5, 2.5) for x in (-inf, -4.0, -0.0, 0.0, 1e-320, 2.0, inf, nan)]
+"""PyTorch computes ``x ** 0.5`` as sqrt(x) and ``x ** -0.5`` as 1/sqrt(x), not as C's pow: the two differ
+at -0.0 and -inf, in the value for ±0.5 and in the gradient for ±1.5 (whose local derivative takes x ** ±0.5)."""
+
+
+@pytest.mark.parametrize(("exponent", "x"), SQRT_CASES, ids=[f"x{x}**{p}" for p, x in SQRT_CASES])
+def test_square_root_exponents_follow_pytorchs_sqrt_path(exponent, x) -> None:
+    assert_same(
+        run_glassgrad(lambda u: gg.power(u, exponent), (x,)),
+        run_torch(lambda t: t**exponent, (x,)),
+        rel=1e-15,
+        signed_zero=True,
+    )
+
+
 def test_power_of_zero_to_minus_one_matches_pytorch() -> None:
     """``0 ** -1`` is inf with gradient -inf (``-1 · 0 ** -2``), as in PyTorch."""
     mine = run_glassgrad(lambda u: gg.power(u, -1), (0.0,))

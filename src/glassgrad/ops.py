@@ -1,4 +1,6 @@
-"""Operations: each computes its forward number and saves one `ParentLink` per operand.
+"""Operations: each computes its forward number and saves, per operand, the operand and its local derivative.
+
+`Value.parents` reads these back as `ParentLink`s (built on the first read, see `glassgrad.value`).
 
 Every function takes `Value`s (or plain numbers, which become constant leaves) and an
 optional display `label`. Numbers follow IEEE float64 as PyTorch does: a division by
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from glassgrad.value import Value, _link, _node
+from glassgrad.value import Value, _node
 
 _inf = math.inf
 _nan = math.nan
@@ -42,7 +44,14 @@ def _exp(a: float) -> float:
 
 
 def _pow(a: float, b: float) -> float:
-    """IEEE pow as C's ``pow``: nan for a negative base and fractional exponent, ±inf on overflow."""
+    """IEEE pow as PyTorch computes it: C's ``pow`` (nan for a negative base and fractional exponent,
+    ±inf on overflow), except that ``x ** 0.5`` is ``sqrt(x)`` and ``x ** -0.5`` is ``1 / sqrt(x)``.
+
+    The square-root path is why ``(-0.0) ** 0.5`` is -0.0 and ``(-inf) ** 0.5`` is nan in PyTorch.
+    """
+    if b == 0.5 or b == -0.5:
+        root = _nan if a < 0.0 else math.sqrt(a)  # sqrt(-0.0) is -0.0; -0.0 < 0.0 is False
+        return root if b > 0.0 else _div(1.0, root)
     try:
         return math.pow(a, b)
     except ValueError:  # 0 ** negative, or negative ** fraction
@@ -59,53 +68,53 @@ def multiply(u: Value | float, v: Value | float, label: str = "") -> Value:
     """`u * v`; local derivatives ∂/∂u = v and ∂/∂v = u."""
     u = u if type(u) is Value else _value(u)
     v = v if type(v) is Value else _value(v)
-    return _node(u.data * v.data, label, (_link(u, v.data), _link(v, u.data)), "×")
+    return _node(u.data * v.data, label, "×", u, v.data, v, u.data)
 
 
 def add(u: Value | float, v: Value | float, label: str = "") -> Value:
     """`u + v`; both local derivatives are 1."""
     u = u if type(u) is Value else _value(u)
     v = v if type(v) is Value else _value(v)
-    return _node(u.data + v.data, label, (_link(u, 1.0), _link(v, 1.0)), "+")
+    return _node(u.data + v.data, label, "+", u, 1.0, v, 1.0)
 
 
 def subtract(u: Value | float, v: Value | float, label: str = "") -> Value:
     """`u - v`; local derivatives 1 and -1."""
     u = u if type(u) is Value else _value(u)
     v = v if type(v) is Value else _value(v)
-    return _node(u.data - v.data, label, (_link(u, 1.0), _link(v, -1.0)), "−")
+    return _node(u.data - v.data, label, "−", u, 1.0, v, -1.0)
 
 
 def square(u: Value | float, label: str = "") -> Value:
     """`u ** 2`; local derivative 2u."""
     u = u if type(u) is Value else _value(u)
-    return _node(u.data * u.data, label, (_link(u, 2.0 * u.data),), "²")
+    return _node(u.data * u.data, label, "²", u, 2.0 * u.data)
 
 
 def negate(u: Value | float, label: str = "") -> Value:
     """`-u`; local derivative -1."""
     u = u if type(u) is Value else _value(u)
-    return _node(-u.data, label, (_link(u, -1.0),), "−")
+    return _node(-u.data, label, "−", u, -1.0)
 
 
 def exponential(u: Value | float, label: str = "") -> Value:
     """`exp(u)`; the local derivative is the output itself."""
     u = u if type(u) is Value else _value(u)
     out = _exp(u.data)
-    return _node(out, label, (_link(u, out),), "exp")
+    return _node(out, label, "exp", u, out)
 
 
 def plus_one(u: Value | float, label: str = "") -> Value:
     """`1 + u`; local derivative 1."""
     u = u if type(u) is Value else _value(u)
-    return _node(1.0 + u.data, label, (_link(u, 1.0),), "+1")
+    return _node(1.0 + u.data, label, "+1", u, 1.0)
 
 
 def reciprocal(u: Value | float, label: str = "") -> Value:
     """`1 / u`; local derivative -1/u², computed as -s² from the output s (as PyTorch does)."""
     u = u if type(u) is Value else _value(u)
     s = _div(1.0, u.data)
-    return _node(s, label, (_link(u, -(s * s)),), "1/x")
+    return _node(s, label, "1/x", u, -(s * s))
 
 
 def sigmoid(u: Value | float, label: str = "") -> Value:
@@ -120,14 +129,14 @@ def sigmoid(u: Value | float, label: str = "") -> Value:
     else:
         exp_z = math.exp(z)
         s = exp_z / (1.0 + exp_z)
-    return _node(s, label, (_link(u, s * (1.0 - s)),), "σ")
+    return _node(s, label, "σ", u, s * (1.0 - s))
 
 
 def tanh(u: Value | float, label: str = "") -> Value:
     """Hyperbolic tangent t = tanh(u); local derivative 1 - t²."""
     u = u if type(u) is Value else _value(u)
     t = math.tanh(u.data)
-    return _node(t, label, (_link(u, 1.0 - t * t),), "tanh")
+    return _node(t, label, "tanh", u, 1.0 - t * t)
 
 
 def relu(u: Value | float, label: str = "") -> Value:
@@ -136,8 +145,8 @@ def relu(u: Value | float, label: str = "") -> Value:
     x = u.data
     if x <= 0.0:
         # x itself at ±0: PyTorch keeps the sign, relu(-0.0) = -0.0.
-        return _node(0.0 if x < 0.0 else x, label, (_link(u, 0.0),), "ReLU")
-    return _node(x, label, (_link(u, 1.0),), "ReLU")
+        return _node(0.0 if x < 0.0 else x, label, "ReLU", u, 0.0)
+    return _node(x, label, "ReLU", u, 1.0)
 
 
 def log(u: Value | float, label: str = "") -> Value:
@@ -150,7 +159,7 @@ def log(u: Value | float, label: str = "") -> Value:
         out = -_inf
     else:
         out = _nan if x == x else x  # negative: nan; nan stays nan
-    return _node(out, label, (_link(u, _div(1.0, x)),), "log")
+    return _node(out, label, "log", u, _div(1.0, x))
 
 
 def power(u: Value | float, exponent: float, label: str = "") -> Value:
@@ -166,7 +175,7 @@ def power(u: Value | float, exponent: float, label: str = "") -> Value:
     p = as_float(exponent, "power exponent")
     u = u if type(u) is Value else _value(u)
     local = 0.0 if p == 0.0 else p * _pow(u.data, p - 1.0)
-    return _node(_pow(u.data, p), label, (_link(u, local),), f"^{p:g}")
+    return _node(_pow(u.data, p), label, f"^{p:g}", u, local)
 
 
 def divide(u: Value | float, v: Value | float, label: str = "") -> Value:
@@ -176,4 +185,4 @@ def divide(u: Value | float, v: Value | float, label: str = "") -> Value:
     a, b = u.data, v.data
     out = _div(a, b)
     # -(u/v)/v from the output, as PyTorch: -u/v² overflows or underflows in v² first (1e-200/1e-200 gave -inf).
-    return _node(out, label, (_link(u, _div(1.0, b)), _link(v, _div(-out, b))), "÷")
+    return _node(out, label, "÷", u, _div(1.0, b), v, _div(-out, b))

@@ -52,6 +52,9 @@ class ParentLink:
 class Value:
     """A scalar in a computation graph: its number, its loss gradient, and its direct operands.
 
+    Fields: `data` (float), `grad` (float, 0.0 until a backward pass fills it), `label`,
+    `parents` (a tuple of `ParentLink`, empty for a leaf) and `op` (a display symbol).
+
     Args:
         data: the forward number (any real number; stored as float).
         label: a display name such as ``"w"``; it never changes a number.
@@ -66,29 +69,53 @@ class Value:
     >>> m.backward()
     >>> w.grad, x.grad
     (3.0, 2.0)
+    >>> m.parents
+    (ParentLink(value='w', local_grad=3), ParentLink(value='x', local_grad=2))
     """
 
-    __slots__ = ("data", "grad", "label", "parents", "op")  # no per-object dict: less memory per node
+    # No per-object dict: less memory per node. A value made by an op keeps its links as one flat
+    # tuple (u, du) or (u, du, v, dv) and builds the ParentLink tuple only when `parents` is first
+    # read: two objects per node instead of four is what Python's cycle collector pays for.
+    __slots__ = ("data", "grad", "label", "op", "_links", "_flat")
 
     data: float
     grad: float
     label: str
-    parents: tuple[ParentLink, ...]
     op: str
 
     def __init__(self, data: float, label: str = "", parents: Iterable[ParentLink] = (), op: str = "") -> None:
         self.data = data if type(data) is float else as_float(data)
         self.grad = 0.0
         self.label = label if type(label) is str else str(label)
+        self.parents = parents
+        self.op = op
+
+    @property
+    def parents(self) -> tuple[ParentLink, ...]:
+        """The `ParentLink`s to this value's direct operands, in operand order (empty for a leaf).
+
+        Reading it always gives the same tuple of the same `ParentLink` objects; assigning a new
+        tuple (or mutating a link) changes what `backward` follows.
+        """
+        links = self._links
+        if links is None:  # made by an op: build the links once; from now on they are the truth
+            flat = self._flat
+            links = tuple([_link(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)])
+            self._links = links
+            self._flat = None  # the links hold the operands now
+        return links
+
+    @parents.setter
+    def parents(self, parents: Iterable[ParentLink]) -> None:
         if type(parents) is not tuple:
             parents = tuple(parents)
         for link in parents:
             if type(link) is not ParentLink:
                 raise TypeError(
-                    f"Value {label!r}: parents must be ParentLink objects, got {type(link).__name__} {link!r:.60}"
+                    f"Value {self.label!r}: parents must be ParentLink objects, got {type(link).__name__} {link!r:.60}"
                 )
-        self.parents = parents
-        self.op = op
+        self._links = parents
+        self._flat = None
 
     def __repr__(self) -> str:
         name = f"{self.label!r}, " if self.label else ""
@@ -168,22 +195,52 @@ _new_object = object.__new__
 
 
 def _link(value: Value, local_grad: float) -> ParentLink:
-    """A `ParentLink` built without the operand check, for ops: their operands are already Values."""
-    link = _new_object(ParentLink)  # skips type.__call__ and __init__: about a third of an op's cost
+    """A `ParentLink` built without the operand check: its operand is already a Value."""
+    link = _new_object(ParentLink)  # skips type.__call__ and __init__: about a third of the cost
     link.value = value
     link.local_grad = local_grad if type(local_grad) is float else as_float(local_grad, "ParentLink.local_grad")
     return link
 
 
-def _node(data: float, label: str, parents: tuple[ParentLink, ...], op: str) -> Value:
-    """A `Value` built without the parent checks, for ops: their `parents` come from `_link`."""
-    node = _new_object(Value)  # same fields as Value.__init__ sets, without re-checking trusted parts
+def _node(data: float, label: str, op: str, u: Value, du: float, v: Value | None = None, dv: float = 0.0) -> Value:
+    """The output of an op on operand `u` (and `v`), with the local derivative `du` (and `dv`) of each.
+
+    Skips `Value.__init__`'s checks: ops pass Values and floats they have just computed.
+    """
+    node = _new_object(Value)
     node.data = data if type(data) is float else as_float(data)  # an int only if someone set .data = 3
     node.grad = 0.0
     node.label = label if type(label) is str else str(label)
-    node.parents = parents
     node.op = op
+    node._links = None  # the links stay flat until `parents` is read
+    if type(du) is not float:
+        du = as_float(du, "ParentLink.local_grad")
+    if v is None:
+        node._flat = (u, du)
+    else:
+        node._flat = (u, du, v, dv if type(dv) is float else as_float(dv, "ParentLink.local_grad"))
     return node
+
+
+def _parent(node: Value, k: int) -> Value | None:
+    """`node.parents[k].value` without building `ParentLink` objects; None once k is past the last link."""
+    links = node._links
+    if links is None:
+        flat = node._flat
+        return flat[2 * k] if 2 * k < len(flat) else None
+    return links[k].value if k < len(links) else None
+
+
+def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
+    """`(parent, local_grad)` for each of `node`'s links, without building `ParentLink` objects.
+
+    What `backward` reads: the same pairs `node.parents` holds, whether or not it was built yet.
+    """
+    links = node._links
+    if links is None:
+        flat = node._flat
+        return ((flat[0], flat[1]),) if len(flat) == 2 else ((flat[0], flat[1]), (flat[2], flat[3]))
+    return tuple([(link.value, link.local_grad) for link in links])
 
 
 # Imported last: ops and autograd need Value defined first (the methods look them up at call time).
