@@ -8,6 +8,7 @@ come from the engine (`glassgrad.examples`) or from PyTorch (`glassgrad.torch_re
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -15,6 +16,7 @@ import sys
 import textwrap
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urljoin, urlsplit
 
 import jupytext
@@ -382,8 +384,10 @@ def jupyter_plugin_config() -> dict:
 def test_plugin_settings() -> None:
     settings = jupyter_plugin_config()
     assert settings["include"] == ["*.ipynb"]
-    # docs/hooks/notebook.py executes the notebook itself, in the background (the build test below runs it).
-    assert settings["execute"] is False and settings["allow_errors"] is False and settings["cache"] is False
+    # docs/hooks/notebook.py executes the notebook itself, in the background (the build test below runs it),
+    # and hands its rendering to the plugin as a cache entry (the hook points cache_dir at a private temporary folder).
+    assert settings["execute"] is False and settings["allow_errors"] is False and settings["cache"] is True
+    assert "cache_dir" not in settings
     assert settings["include_source"] is True and settings["include_requirejs"] is False
 
 
@@ -413,10 +417,29 @@ def test_small_site_builds_and_a_raising_cell_fails_it(tmp_path: Path, raises: b
         assert not (tmp_path / "site" / "notebook" / "tutorial" / "index.html").exists()
     else:
         assert finished.returncode == 0, log[-3000:]
+        assert "Cache hit" in log and "Converting notebook" not in log  # the child process's rendering was used
         html = (tmp_path / "site" / "notebook" / "tutorial" / "index.html").read_text(encoding="utf-8")
         assert "forward 42" in html and 'href="tutorial.ipynb" download' in html
         nbformat.validate(nbformat.read(tmp_path / "site" / "notebook" / "tutorial" / "tutorial.ipynb", as_version=4))
     assert sorted(path.name for path in (tmp_path / "docs").rglob("*")) == ["index.md", "notebook", "tutorial.py"]
+    assert not (tmp_path / ".cache").exists()  # the plugin's cache lived in the hook's temporary folder
+
+
+def test_child_process_renders_what_the_build_process_would(tmp_path: Path) -> None:
+    """The page handed to mkdocs-jupyter from the child process is the plugin's own rendering, byte for byte."""
+    hook = load_notebook_hook()
+    notebook = hook.percent_to_ipynb(SOURCE, tmp_path / "notebook" / "tutorial.ipynb")
+    from mkdocs_jupyter.plugin import Plugin
+
+    plugin = Plugin()
+    errors, warnings = plugin.load_config(jupyter_plugin_config())  # mkdocs.yml's settings and the plugin's defaults
+    assert not errors and not warnings
+    options = hook._render_options(SimpleNamespace(plugins={"mkdocs-jupyter": plugin}))
+    assert options is not None and options["execute"] is False
+    in_process = hook.render_notebook(notebook, options)
+    from_child = json.loads(hook.render_in_child_process(notebook, options))
+    assert from_child == in_process
+    assert "jp-Notebook" in in_process["content"] and in_process["toc_tokens"]
 
 
 # ---- the published page in a browser ---------------------------------------------------------------------

@@ -3,11 +3,16 @@
 The percent script is the notebook's source of truth in git (reviewable, no outputs). Each build
 converts it with jupytext into `notebook/tutorial.ipynb` inside a temporary folder, and starts
 executing it at once in a fresh kernel, from a worker thread: the kernel (a separate process, which
-imports torch) runs on another core while the other pages build. When the notebook page comes up,
-the hook waits for that run (a failing cell fails the build here), hands the executed notebook to
-mkdocs-jupyter (``execute: false``), which renders its outputs, then puts the unexecuted notebook
-back for the download that mkdocs-jupyter copies next to the page (``include_source``).
-Nothing is written into the repository.
+imports torch) runs on another core while the other pages build. Once the run ends, the same thread
+has the executed notebook rendered to HTML by mkdocs-jupyter's own converter in a child process
+(another core again), and keeps the result. When the notebook page comes up, the hook waits for
+all that (a failing cell fails the build here) and hands the rendering to mkdocs-jupyter through
+its cache (``cache: true``, in a private temporary ``cache_dir``): the plugin finds an entry for
+exactly these notebook bytes and options and uses it instead of converting on the build's own
+thread. Without an entry (a failed rendering, a plugin whose cache works differently) the plugin
+converts the notebook itself, as it would without this hook. Afterwards the hook puts the
+unexecuted notebook back for the download that mkdocs-jupyter copies next to the page
+(``include_source``). Nothing is written into the repository.
 
 On the rendered page this hook also:
 
@@ -21,7 +26,11 @@ On the rendered page this hook also:
 from __future__ import annotations
 
 import html
+import json
+import logging
 import re
+import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -33,6 +42,8 @@ from nbclient import NotebookClient
 from nbconvert.preprocessors.coalescestreams import CoalesceStreamsPreprocessor
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
+
+log = logging.getLogger("mkdocs.hooks.notebook")
 
 SOURCE = "notebook/tutorial.py"
 """The percent script, relative to `docs/`."""
@@ -63,15 +74,25 @@ _workspace: tempfile.TemporaryDirectory[str] | None = None
 _runs: dict[str, BackgroundRun] = {}  # the current build's notebook runs, by site path
 
 
-class BackgroundRun:
-    """One execution of a notebook in a fresh kernel, started at once on a worker thread.
+RENDER_OPTIONS = (
+    "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
+    "remove_tag_config", "highlight_extra_classes", "include_requirejs", "custom_mathjax_url",
+)
+"""The mkdocs-jupyter settings its page render passes to ``nb2html`` (with ``execute``)."""
 
-    The thread mostly waits for the kernel's messages (the work happens in the kernel's own
-    process), so the build's pages keep rendering meanwhile.
+
+class BackgroundRun:
+    """One execution of a notebook in a fresh kernel, started at once on a worker thread, then its rendering.
+
+    The thread mostly waits: for the kernel's messages (the work happens in the kernel's own
+    process), then for the child process that renders the executed notebook to HTML. The build's
+    pages keep rendering meanwhile.
     """
 
-    def __init__(self, path: Path, *, kernel_name: str, allow_errors: bool) -> None:
+    def __init__(self, path: Path, *, kernel_name: str, allow_errors: bool, render_options: dict[str, Any] | None = None) -> None:
         self.path = path
+        self.render_options = render_options  # None: leave the rendering to mkdocs-jupyter
+        self.rendered: str | None = None  # the page render's cache entry (JSON), when the child process made it
         self.unexecuted = path.read_bytes()  # what the download serves: the cells without outputs
         self.notebook = nbformat.reads(self.unexecuted.decode("utf-8"), as_version=4)
         self.client = NotebookClient(
@@ -88,15 +109,54 @@ class BackgroundRun:
     def _execute(self) -> None:
         try:
             self.client.execute()
+            nbformat.write(merge_streams(self.notebook), self.path)  # what the page renders, at the path it renders
         except BaseException as error:  # re-raised on the build's thread by `wait`
             self.error = error
+            return
+        if self.render_options is not None:
+            self.rendered = render_in_child_process(self.path, self.render_options)
 
     def wait(self) -> nbformat.NotebookNode:
-        """Block until the run ends; return the executed notebook, or raise what stopped it (a failing cell)."""
+        """Block until the run (and its rendering) ends; return the executed notebook, or raise what stopped it (a failing cell)."""
         self.thread.join()
         if self.error is not None:
             raise self.error
-        return merge_streams(self.notebook)
+        return self.notebook
+
+
+def render_notebook(path: Path, options: dict[str, Any]) -> dict[str, Any]:
+    """What mkdocs-jupyter's page render computes for the notebook at `path`, as its cache stores it.
+
+    Args:
+        path: an executed ``.ipynb``.
+        options: ``nb2html``'s keyword arguments (`RENDER_OPTIONS` and ``execute``) plus ``toc_depth``.
+
+    Returns:
+        ``{"content": html, "toc_tokens": [...], "title": str | None}``.
+    """
+    from mkdocs_jupyter import convert
+    from mkdocs_jupyter.plugin import _get_nb_toc_tokens
+
+    options = dict(options)
+    toc_depth = options.pop("toc_depth")
+    content = convert.nb2html(str(path), **options)
+    toc_tokens, title = _get_nb_toc_tokens(str(path), toc_depth)
+    return {"content": content, "toc_tokens": toc_tokens, "title": title}
+
+
+def render_in_child_process(path: Path, options: dict[str, Any]) -> str | None:
+    """`render_notebook` run by this file in a child process (another core); its JSON, or None if it failed.
+
+    A failure is only logged: mkdocs-jupyter then finds no cache entry and converts the notebook
+    itself, raising there whatever went wrong.
+    """
+    entry = path.with_name(path.stem + ".rendered.json")  # beside the notebook, in the private temporary folder
+    command = [sys.executable, __file__, str(path), json.dumps(options, sort_keys=True), str(entry)]
+    finished = subprocess.run(command, capture_output=True, text=True, check=False)
+    if finished.returncode != 0:
+        log.info("Rendering %s in a child process failed; mkdocs-jupyter renders it instead:\n%s", path.name, finished.stderr[-2000:])
+        return None
+    return entry.read_text(encoding="utf-8")
 
 
 def merge_streams(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -113,6 +173,23 @@ def _kernel_settings(config: Any) -> dict[str, Any]:
     plugin = config.plugins.get("mkdocs-jupyter")
     settings = plugin.config if plugin is not None else {}
     return {"kernel_name": settings.get("kernel_name") or "python3", "allow_errors": bool(settings.get("allow_errors", False))}
+
+
+def _render_options(config: Any) -> dict[str, Any] | None:
+    """``nb2html``'s arguments as mkdocs-jupyter's page render passes them, or None when its cache is off (nothing to hand over)."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config.get("cache"):
+        return None
+    settings = plugin.config
+    return {**{name: settings[name] for name in RENDER_OPTIONS}, "execute": settings["execute"], "toc_depth": settings["toc_depth"]}
+
+
+def on_config(config: Any) -> Any:
+    """Point mkdocs-jupyter's cache at the private temporary folder: it only ever holds this build's rendering."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is not None and plugin.config.get("cache"):
+        plugin.config["cache_dir"] = str(_folder() / "rendered")
+    return config
 
 
 def _folder() -> Path:
@@ -142,7 +219,7 @@ def on_files(files: Any, config: Any) -> Any:
     files.remove(source)  # the script is the source, not a page or an asset of the site
     folder = _folder()
     notebook = percent_to_ipynb(Path(source.abs_src_path), folder / NOTEBOOK)
-    _runs[NOTEBOOK] = BackgroundRun(notebook, **_kernel_settings(config))
+    _runs[NOTEBOOK] = BackgroundRun(notebook, **_kernel_settings(config), render_options=_render_options(config))
     # A File rooted in the temporary folder, not File.generated: mkdocs-jupyter's wrapper derives
     # the source path from src_dir, which a generated file does not have.
     files.append(File(NOTEBOOK, src_dir=str(folder), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
@@ -174,11 +251,28 @@ def notebook_page_html(content: str) -> str:
     return content[: title_end + len("</h1>")] + note + content[title_end + len("</h1>") :]
 
 
+def _store_rendering(run: BackgroundRun, config: Any) -> None:
+    """Put the child process's rendering in mkdocs-jupyter's cache, under the key the plugin computes for this page."""
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if run.rendered is None or plugin is None:
+        return
+    try:
+        from mkdocs_jupyter.plugin import _compute_cache_key
+    except ImportError:  # a plugin without this cache: it renders the page itself
+        return
+    key = _compute_cache_key(run.path, plugin.config, plugin.config["execute"])
+    entry = Path(plugin.config["cache_dir"]) / f"{key}.json"
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    entry.write_text(run.rendered, encoding="utf-8")
+
+
+@event_priority(50)  # before mkdocs-jupyter's on_pre_page (priority 0), which computes the cache key from the file
 def on_pre_page(page: Any, config: Any, files: Any) -> Any:
-    """Before the notebook page renders: wait for its run and put the executed notebook where mkdocs-jupyter reads it."""
+    """Before the notebook page renders: wait for its run, whose thread wrote the executed notebook where mkdocs-jupyter reads it."""
     run = _runs.get(page.file.src_uri)
     if run is not None:
-        nbformat.write(run.wait(), run.path)
+        run.wait()
+        _store_rendering(run, config)
     return page
 
 
@@ -199,3 +293,8 @@ def on_shutdown() -> None:
     if _workspace is not None:
         _workspace.cleanup()
         _workspace = None
+
+
+if __name__ == "__main__":
+    # The child process of `render_in_child_process`: python notebook.py NOTEBOOK OPTIONS_JSON ENTRY_JSON.
+    Path(sys.argv[3]).write_text(json.dumps(render_notebook(Path(sys.argv[1]), json.loads(sys.argv[2]))), encoding="utf-8")
