@@ -34,6 +34,7 @@ import torch
 from IPython.display import display
 
 import glassgrad.autograd
+import glassgrad.value
 from glassgrad import (
     CycleError,
     ParentLink,
@@ -271,16 +272,19 @@ assert w_shared.grad == 2 * w_shared.data  # the derivative of w² is 2w
 # ### The engine
 #
 # glassgrad's own code, read from the installed package while this notebook runs. First the data
-# model and the four operations of the example: each computes its number and saves one link per
-# operand, with the local derivative evaluated right away.
+# model and the four operations of the example: each computes its number and hands `_node` the
+# operands with their local derivatives, evaluated right away. `_node` keeps them as one flat tuple
+# (two objects per node for Python's cycle collector instead of four); reading `.parents` builds the
+# `ParentLink`s once, and from then on they are the links `backward` follows.
 
 # %%
-for piece in (ParentLink, Value.__init__, multiply, add, subtract, square):
+for piece in (ParentLink, Value.__init__, glassgrad.value._node, Value.parents.fget, multiply, add, subtract, square):
     print(inspect.getsource(piece))
 
 # %% [markdown]
 # Finding a safe order and doing the calculus are separate. The order comes from one depth-first walk
-# (an explicit stack, so a long chain needs no recursion limit); `backward` clears every reachable
+# (an explicit stack, so a long chain needs no recursion limit; `appended` skips shared values and
+# `on_path` catches a cycle); `backward` clears every reachable
 # `.grad`, seeds `root.grad = 1` because $\partial L/\partial L=1$, then visits the order reversed and,
 # at each saved link, adds upstream × local to the parent's `.grad`. The `record` branch does the same
 # arithmetic and also logs each step.
