@@ -3,9 +3,9 @@
 The percent script is the notebook's source of truth in git (reviewable, no outputs). Each build
 converts it with jupytext into `notebook/tutorial.ipynb` inside a temporary folder, and starts
 executing it at once in a fresh kernel, from a worker thread: the kernel (a separate process, which
-imports torch) runs on another core while the other pages build. Once the run ends, the same thread
-has the executed notebook rendered to HTML by mkdocs-jupyter's own converter in a child process
-(another core again), and keeps the result. When the notebook page comes up, the hook waits for
+imports torch) runs on another core while the other pages build. A child process starts at the same
+time and imports mkdocs-jupyter's converter at a lower priority; once the run ends, the same thread
+has it render the executed notebook to HTML (another core again), and keeps the result. When the notebook page comes up, the hook waits for
 all that (a failing cell fails the build here) and hands the rendering to mkdocs-jupyter through
 its cache (``cache: true``, in a private temporary ``cache_dir``): the plugin finds an entry for
 exactly these notebook bytes and options and uses it instead of converting on the build's own
@@ -28,6 +28,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import os
 import re
 import subprocess
 import sys
@@ -91,7 +92,8 @@ class BackgroundRun:
 
     def __init__(self, path: Path, *, kernel_name: str, allow_errors: bool, render_options: dict[str, Any] | None = None) -> None:
         self.path = path
-        self.render_options = render_options  # None: leave the rendering to mkdocs-jupyter
+        # None: leave the rendering to mkdocs-jupyter. Started now, so its imports are done when the kernel is.
+        self.renderer = ChildRenderer(path, render_options) if render_options is not None else None
         self.rendered: str | None = None  # the page render's cache entry (JSON), when the child process made it
         self.unexecuted = path.read_bytes()  # what the download serves: the cells without outputs
         self.notebook = nbformat.reads(self.unexecuted.decode("utf-8"), as_version=4)
@@ -112,9 +114,11 @@ class BackgroundRun:
             nbformat.write(merge_streams(self.notebook), self.path)  # what the page renders, at the path it renders
         except BaseException as error:  # re-raised on the build's thread by `wait`
             self.error = error
+            if self.renderer is not None:
+                self.renderer.cancel()
             return
-        if self.render_options is not None:
-            self.rendered = render_in_child_process(self.path, self.render_options)
+        if self.renderer is not None:
+            self.rendered = self.renderer.render()
 
     def wait(self) -> nbformat.NotebookNode:
         """Block until the run (and its rendering) ends; return the executed notebook, or raise what stopped it (a failing cell)."""
@@ -144,19 +148,56 @@ def render_notebook(path: Path, options: dict[str, Any]) -> dict[str, Any]:
     return {"content": content, "toc_tokens": toc_tokens, "title": title}
 
 
-def render_in_child_process(path: Path, options: dict[str, Any]) -> str | None:
-    """`render_notebook` run by this file in a child process (another core); its JSON, or None if it failed.
+class ChildRenderer:
+    """`render_notebook` in a child process running this file: started early, it renders when told to.
 
-    A failure is only logged: mkdocs-jupyter then finds no cache entry and converts the notebook
-    itself, raising there whatever went wrong.
+    The child imports mkdocs-jupyter's converter as soon as it starts, at a lower priority (the
+    build's thread and the kernel come first), then waits for a line on its stdin: ``render`` to
+    render the notebook at `path` and write the entry, end of input to exit without rendering.
     """
-    entry = path.with_name(path.stem + ".rendered.json")  # beside the notebook, in the private temporary folder
-    command = [sys.executable, __file__, str(path), json.dumps(options, sort_keys=True), str(entry)]
-    finished = subprocess.run(command, capture_output=True, text=True, check=False)
-    if finished.returncode != 0:
-        log.info("Rendering %s in a child process failed; mkdocs-jupyter renders it instead:\n%s", path.name, finished.stderr[-2000:])
-        return None
-    return entry.read_text(encoding="utf-8")
+
+    COMMAND = "render"
+
+    def __init__(self, path: Path, options: dict[str, Any]) -> None:
+        self.path = path
+        self.entry = path.with_name(path.stem + ".rendered.json")  # beside the notebook, in the private temporary folder
+        command = [sys.executable, __file__, str(path), json.dumps(options, sort_keys=True), str(self.entry)]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+
+    def render(self) -> str | None:
+        """Render now; the entry's JSON, or None if the child failed.
+
+        A failure is only logged: mkdocs-jupyter then finds no cache entry and converts the notebook
+        itself, raising there whatever went wrong.
+        """
+        _, errors = self.process.communicate(self.COMMAND + "\n")
+        if self.process.returncode != 0 or not self.entry.is_file():
+            log.info("Rendering %s in a child process failed; mkdocs-jupyter renders it instead:\n%s", self.path.name, errors[-2000:])
+            return None
+        return self.entry.read_text(encoding="utf-8")
+
+    def cancel(self) -> None:
+        """Let the child exit without rendering (the run failed: there is nothing to show)."""
+        self.process.communicate("")
+
+
+def render_in_child_process(path: Path, options: dict[str, Any]) -> str | None:
+    """`render_notebook` run at once in a child process; its JSON, or None if it failed."""
+    return ChildRenderer(path, options).render()
+
+
+def _child_main(arguments: list[str]) -> None:
+    """The child process of `ChildRenderer`: ``notebook.py NOTEBOOK OPTIONS_JSON ENTRY_JSON``, then a command on stdin."""
+    if hasattr(os, "nice"):
+        os.nice(10)  # behind the build's thread and the kernel while both run; alone on a core once the kernel is done
+    from mkdocs_jupyter import convert, plugin  # noqa: F401  (the slow imports, done before they are needed)
+
+    if sys.stdin.readline().strip() != ChildRenderer.COMMAND:
+        return
+    entry = render_notebook(Path(arguments[0]), json.loads(arguments[1]))
+    Path(arguments[2]).write_text(json.dumps(entry), encoding="utf-8")
 
 
 def merge_streams(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -296,5 +337,4 @@ def on_shutdown() -> None:
 
 
 if __name__ == "__main__":
-    # The child process of `render_in_child_process`: python notebook.py NOTEBOOK OPTIONS_JSON ENTRY_JSON.
-    Path(sys.argv[3]).write_text(json.dumps(render_notebook(Path(sys.argv[1]), json.loads(sys.argv[2]))), encoding="utf-8")
+    _child_main(sys.argv[1:])
