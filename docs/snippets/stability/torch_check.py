@@ -7,8 +7,8 @@ def torch_sweep(sigmoid_form):
     """(σ, dσ/dz) at every grid z from PyTorch float64, all points in one tensor."""
     z = torch.tensor(Z_GRID, dtype=torch.float64, requires_grad=True)
     s = sigmoid_form(z)
-    # Elementwise ops: entry i of z.grad is dσ/dz at point i alone.
-    s.backward(torch.ones_like(s))
+    # Elementwise ops: entry i of z.grad is dσ/dz at point i alone (the sum passes 1 back to every entry).
+    s.sum().backward()
     return list(zip(s.tolist(), z.grad.tolist()))
 
 
