@@ -129,7 +129,16 @@ def nice_ticks(low: float, high: float, target: int = 6) -> list[float]:
     # Integer multiples of the step (no running sum), rounded to the step's own decimals,
     # so 0.1-steps give 0.3, not 0.30000000000000004.
     decimals = _decimals(step)
-    return [round(k * step, decimals) + 0.0 for k in range(first, last + 1)]
+
+    def tick(k: int) -> float:
+        return round(k * step, decimals) + 0.0
+
+    # Far from zero, low / step loses the digits that place a bound between two ticks: widen by a step if needed.
+    while tick(first) > low:
+        first -= 1
+    while tick(last) < high:
+        last += 1
+    return [tick(k) for k in range(first, last + 1)]
 
 
 def _nice_step(raw: float) -> float:
