@@ -188,11 +188,15 @@ def test_chapter_2_shared_operand_and_boundaries(chapter_2: _Figures) -> None:
 
 
 def test_chapter_2_shows_the_engine_source_as_it_is(chapter_2: _Figures) -> None:
+    import textwrap
+
     import glassgrad.autograd as autograd
+    import glassgrad.value as value_module
 
     page = text(chapter_2)
-    for obj in (ParentLink, Value.__init__, multiply, autograd._walk, autograd.backward):
-        assert inspect.getsource(obj).rstrip() in page, obj.__qualname__
+    shown = (ParentLink, Value.__init__, value_module._node, Value.parents.fget, multiply, autograd._walk, autograd.backward)
+    for obj in shown:
+        assert textwrap.dedent(inspect.getsource(obj)).rstrip() in page, obj.__qualname__
 
 
 def test_chapter_2_order_walk(chapter_2: _Figures) -> None:

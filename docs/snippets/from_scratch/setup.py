@@ -1,4 +1,4 @@
-# Chapter 2's imports and one helper; run hidden at the top of the page.
+# Chapter 2's imports; run hidden at the top of the page (engine_source comes from docs/snippets/engine_source.py).
 import inspect
 
 import torch
@@ -26,10 +26,3 @@ from glassgrad.viz import (
     show_order_walk,
     show_parent_link,
 )
-
-
-def engine_source(obj) -> str:
-    """The current source of `obj` from src/glassgrad, as a Markdown code fence titled with its file."""
-    path = inspect.getsourcefile(obj).replace("\\", "/")
-    path = "src/glassgrad/" + path.rsplit("/glassgrad/", 1)[1]
-    return f'````python title="{path}"\n{inspect.getsource(obj).rstrip()}\n````\n'
