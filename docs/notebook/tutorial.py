@@ -283,8 +283,8 @@ for piece in (ParentLink, Value.__init__, glassgrad.value._node, Value.parents.f
 
 # %% [markdown]
 # Finding a safe order and doing the calculus are separate. The order comes from one depth-first walk
-# (an explicit stack, so a long chain needs no recursion limit; `appended` skips shared values and
-# `on_path` catches a cycle); `backward` clears every reachable
+# (an explicit stack, so a long chain needs no recursion limit; a value `seen` but not yet `appended`
+# means a cycle); `backward` clears every reachable
 # `.grad`, seeds `root.grad = 1` because $\partial L/\partial L=1$, then visits the order reversed and,
 # at each saved link, adds upstream × local to the parent's `.grad`. The `record` branch does the same
 # arithmetic and also logs each step.

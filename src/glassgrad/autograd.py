@@ -91,8 +91,8 @@ def _walk(root: Value, events: list[OrderEvent] | None) -> list[Value]:
     if not isinstance(root, Value):
         raise TypeError(f"expected a Value as the root, got {type(root).__name__} {root!r:.60}")
     order: list[Value] = []
-    appended: set[Value] = set()  # in the order already: skip them
-    on_path = {root}  # being visited: meeting one again means a cycle
+    seen = {root}  # entered: either appended already or still being visited
+    appended: set[Value] = set()  # in the order already: meeting one again is a skip, not a cycle
     # Two sets rather than one dict of states: on a million nodes, set lookups cost a third of dict ones.
     path = [root]  # the values being visited, outermost first
     followed = [0]  # for each of them, how many of its links the walk has followed (an int: nothing for the GC)
@@ -105,27 +105,26 @@ def _walk(root: Value, events: list[OrderEvent] | None) -> list[Value]:
         if parent is None:  # every parent of node is in the order: node joins it
             path.pop()
             followed.pop()
-            on_path.remove(node)
             appended.add(node)
             order.append(node)
             if events is not None:
                 events.append(OrderEvent("append", node, len(path)))
             continue
         followed[-1] = k + 1
-        if parent in appended:
-            if events is not None:
-                events.append(OrderEvent("skip", parent, len(path)))
-        elif parent in on_path:
-            raise CycleError(
-                f"the graph has a cycle: {_name(parent)} is one of its own ancestors "
-                f"(reached again from {_name(node)}); backward needs an acyclic graph"
-            )
-        else:
-            on_path.add(parent)
+        if parent not in seen:
+            seen.add(parent)
             path.append(parent)
             followed.append(0)
             if events is not None:
                 events.append(OrderEvent("enter", parent, len(path) - 1))
+        elif parent in appended:
+            if events is not None:
+                events.append(OrderEvent("skip", parent, len(path)))
+        else:  # seen but not appended: its visit is still open, so it is its own ancestor
+            raise CycleError(
+                f"the graph has a cycle: {_name(parent)} is one of its own ancestors "
+                f"(reached again from {_name(node)}); backward needs an acyclic graph"
+            )
     return order
 
 
