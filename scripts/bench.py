@@ -10,7 +10,8 @@ Workloads, the same source code for every engine:
 1. a ReLU MLP 16 -> 32 -> 1 over 64 points, squared error summed (about 73,000 nodes):
    training-loop steps of forward (graph build), backward and free; for glassgrad both
    `L.backward()` and `glassgrad.backward(L)` (every chain-rule step recorded);
-2. chains of ReLU nodes, 10^3 to 10^6 long: build + backward time and peak resident memory;
+2. chains of ReLU nodes, 10^3 to 10^6 long: build + backward time and peak resident memory, next to a
+   plain-Python baseline chain (no autograd) that shows how this machine alone scales;
 3. bytes per node of the MLP graph (tracemalloc), glassgrad against micrograd.
 
 Run `python scripts/bench.py` (writes the tables into README.md between the bench markers),
@@ -46,7 +47,7 @@ ENGINES = {
     "micrograd": "micrograd 0.1.0",
     "torch": "PyTorch scalar tensors (float64)",
 }
-CHAIN_ENGINES = ("glassgrad", "micrograd", "torch")
+CHAIN_ENGINES = ("glassgrad", "micrograd", "torch", "plain")  # "plain": the no-autograd baseline below
 MEMORY_ENGINES = ("glassgrad", "micrograd")
 WORKER_TIMEOUT_S = 600
 # Process CPU time, not wall time: the machine may be shared, and waiting for a core is not the engine's cost.
@@ -126,6 +127,16 @@ def load_engine(key: str) -> Engine:
             data=lambda v: float(v.data),
             count_nodes=count_micrograd_nodes,
         )
+    if key == "plain":
+        return Engine(
+            parameter=PlainNode,
+            constant=PlainNode,
+            backward=plain_backward,
+            zero_grad=lambda params: None,
+            grad=lambda v: v.grad,
+            data=lambda v: v.data,
+            count_nodes=None,
+        )
     if key == "torch":
         import torch
 
@@ -145,6 +156,30 @@ def load_engine(key: str) -> Engine:
             count_nodes=None,
         )
     raise ValueError(f"unknown engine {key!r}")
+
+
+class PlainNode:
+    """The chain baseline: one slotted object per node, its number and the node before it; no autograd.
+
+    Building it and walking back once is the least any Python graph engine does per node, so its
+    growth from 10^5 to 10^6 nodes is what this machine's memory and cycle collector alone cost.
+    """
+
+    __slots__ = ("data", "grad", "previous")
+
+    def __init__(self, data: float, previous: PlainNode | None = None) -> None:
+        self.data, self.grad, self.previous = data, 0.0, previous
+
+    def relu(self) -> PlainNode:
+        return PlainNode(self.data if self.data > 0.0 else 0.0, self)
+
+
+def plain_backward(root: PlainNode) -> None:
+    """Visit every node once, from the root back to the leaf (a chain's whole backward, without the calculus)."""
+    node: PlainNode | None = root
+    while node is not None:
+        node.grad = 1.0
+        node = node.previous
 
 
 def count_micrograd_nodes(root: Any) -> int:
@@ -392,16 +427,22 @@ def mlp_table(results: dict[str, dict[str, Any]], sizes: Sizes) -> list[str]:
 
 def chain_table(chains: dict[str, dict[int, dict[str, Any]]], sizes: Sizes) -> list[str]:
     """Markdown table of chain time and peak memory per length, with glassgrad's growth per step."""
-    names = {"glassgrad": "glassgrad", "micrograd": "micrograd", "torch": "PyTorch"}
-    header = "| nodes | " + " | ".join(f"{names[k]} ms | {names[k]} peak MiB" for k in CHAIN_ENGINES) + " | glassgrad time ÷ previous |"
+    names = {"glassgrad": "glassgrad", "micrograd": "micrograd", "torch": "PyTorch", "plain": "plain Python"}
+    header = (
+        "| nodes | "
+        + " | ".join(f"{names[k]} ms | {names[k]} peak MiB" for k in CHAIN_ENGINES)
+        + " | glassgrad time ÷ previous | plain Python time ÷ previous |"
+    )
     lines = [
         f"**Chains of ReLU nodes**, build + backward, median of {sizes.chain_runs} runs in a fresh process per "
-        f"engine and length; peak resident memory above the start of a run:",
+        f"engine and length; peak resident memory above the start of a run. *Plain Python* is the baseline: "
+        f"one slotted object per node holding its number and the node before it, then one pass back to the "
+        f"leaf, no autograd; its growth is what this machine's memory and cycle collector alone cost:",
         "",
         header,
-        "| ---: |" + " ---: | ---: |" * len(CHAIN_ENGINES) + " ---: |",
+        "| ---: |" + " ---: | ---: |" * len(CHAIN_ENGINES) + " ---: | ---: |",
     ]
-    previous = None
+    previous: dict[str, float | None] = {"glassgrad": None, "plain": None}
     for length in sizes.chains:
         cells = [fmt_count(length)]
         for key in CHAIN_ENGINES:
@@ -410,10 +451,12 @@ def chain_table(chains: dict[str, dict[int, dict[str, Any]]], sizes: Sizes) -> l
                 cells += [f"fails: {r['error']}{' †' if r.get('not_run') else ''}", ""]
             else:
                 cells += [fmt_ms(r["ms"]), f"{r['peak_mib']:.1f}" if r["peak_mib"] is not None else "n/a"]
-        g = chains["glassgrad"][length]
-        growth = f"{g['ms'] / previous:.1f}×" if previous and "error" not in g else ""
-        previous = g.get("ms")
-        lines.append("| " + " | ".join(cells + [growth]) + " |")
+        growths = []
+        for key in previous:
+            r = chains[key][length]
+            growths.append(f"{r['ms'] / previous[key]:.1f}×" if previous[key] and "error" not in r else "")
+            previous[key] = r.get("ms")
+        lines.append("| " + " | ".join(cells + growths) + " |")
     if any(r.get("not_run") for results in chains.values() for r in results.values()):
         lines += ["", "† not run: it already failed on a shorter chain, and a longer chain is only deeper."]
     return lines
@@ -531,6 +574,14 @@ def run(sizes: Sizes, progress: Callable[[str], None]) -> str:
         "",
         *targets_table(targets),
     ]
+    longest, shorter = sizes.chains[-1], sizes.chains[-2]
+    plain_long, plain_short = chains["plain"][longest].get("ms"), chains["plain"][shorter].get("ms")
+    if plain_long and plain_short:
+        lines += [
+            "",
+            f"For scale: the plain-Python baseline chain grows {plain_long / plain_short:.2f}× from "
+            f"{fmt_count(shorter)} to {fmt_count(longest)} nodes on this machine, with no autograd at all.",
+        ]
     return "\n".join(lines)
 
 

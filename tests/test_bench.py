@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -91,11 +92,20 @@ def test_engines_agree_on_loss_and_gradients(quick_report: str) -> None:
 def test_chain_table_has_every_length_and_engine(quick_report: str) -> None:
     chains = markdown_tables(quick_report)[1]
     header = chains[0]
-    for engine in ("glassgrad", "micrograd", "PyTorch"):
+    for engine in ("glassgrad", "micrograd", "PyTorch", "plain Python"):
         assert f"{engine} ms" in header and f"{engine} peak MiB" in header
     assert [row[0] for row in chains[1:]] == [bench.fmt_count(n) for n in bench.QUICK.chains]
     glassgrad_column = header.index("glassgrad ms")
     assert all(float(row[glassgrad_column].replace(",", "")) > 0 for row in chains[1:])
+
+
+def test_plain_python_baseline_growth_is_reported_from_its_own_column(quick_report: str) -> None:
+    chains = markdown_tables(quick_report)[1]
+    column = chains[0].index("plain Python ms")
+    shorter, longest = (float(row[column].replace(",", "")) for row in chains[-2:])
+    growth = float(re.search(r"the plain-Python baseline chain grows ([0-9.]+)×", quick_report).group(1))
+    assert chains[-1][chains[0].index("plain Python time ÷ previous")] == f"{growth:.1f}×"
+    assert growth == pytest.approx(longest / shorter, rel=0.1)  # the cells are rounded for display
 
 
 def test_micrograd_recursion_limit_is_a_failure_cell_not_a_crash(quick_report: str) -> None:
