@@ -1,8 +1,8 @@
-"""How a Value stores its links: flat until `.parents` is read, then ParentLinks that are the truth.
+"""How a Value stores its links: unpacked until `.parents` is read, then ParentLinks that are the truth.
 
-Ops keep each output's links as one flat tuple ``(u, du[, v, dv])`` (two objects per node for
-Python's cycle collector instead of four) and build the `ParentLink` tuple on the first read of
-`.parents`. These tests pin down that the two forms are one data model: same numbers, same
+Ops keep an output's first link in two fields and a second one as a ``(v, dv)`` pair (one or two
+objects per node for Python's cycle collector instead of three or four) and build the `ParentLink`
+tuple on the first read of `.parents`. These tests pin down that the two forms are one data model: same numbers, same
 order, and every change made through `.parents` is what `backward` follows.
 """
 

@@ -273,8 +273,9 @@ assert w_shared.grad == 2 * w_shared.data  # the derivative of w² is 2w
 #
 # glassgrad's own code, read from the installed package while this notebook runs. First the data
 # model and the four operations of the example: each computes its number and hands `_node` the
-# operands with their local derivatives, evaluated right away. `_node` keeps them as one flat tuple
-# (two objects per node for Python's cycle collector instead of four); reading `.parents` builds the
+# operands with their local derivatives, evaluated right away. `_node` keeps the first link in two fields
+# and a second one as a pair (two objects per multiplication for Python's cycle collector instead of
+# four); reading `.parents` builds the
 # `ParentLink`s once, and from then on they are the links `backward` follows.
 
 # %%

@@ -73,10 +73,11 @@ class Value:
     (ParentLink(value='w', local_grad=3), ParentLink(value='x', local_grad=2))
     """
 
-    # No per-object dict: less memory per node. A value made by an op keeps its links as one flat
-    # tuple (u, du) or (u, du, v, dv) and builds the ParentLink tuple only when `parents` is first
-    # read: two objects per node instead of four is what Python's cycle collector pays for.
-    __slots__ = ("data", "grad", "label", "op", "_links", "_flat")
+    # No per-object dict: less memory per node. A value made by an op keeps its first link unpacked
+    # (_u, _du) and a second one as a (v, dv) pair, and builds the ParentLink tuple only when
+    # `parents` is first read: one or two objects per node instead of three or four, which is what
+    # Python's cycle collector pays for on a big graph.
+    __slots__ = ("data", "grad", "label", "op", "_links", "_u", "_du", "_second")
 
     data: float
     grad: float
@@ -99,10 +100,10 @@ class Value:
         """
         links = self._links
         if links is None:  # made by an op: build the links once; from now on they are the truth
-            flat = self._flat
-            links = tuple([_link(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)])
+            second = self._second
+            links = (_link(self._u, self._du),) if second is None else (_link(self._u, self._du), _link(*second))
             self._links = links
-            self._flat = None  # the links hold the operands now
+            self._u = self._second = None  # the links hold the operands now
         return links
 
     @parents.setter
@@ -115,7 +116,7 @@ class Value:
                     f"Value {self.label!r}: parents must be ParentLink objects, got {type(link).__name__} {link!r:.60}"
                 )
         self._links = parents
-        self._flat = None
+        self._u = self._second = None
 
     def __repr__(self) -> str:
         name = f"{self.label!r}, " if self.label else ""
@@ -212,13 +213,10 @@ def _node(data: float, label: str, op: str, u: Value, du: float, v: Value | None
     node.grad = 0.0
     node.label = label if type(label) is str else str(label)
     node.op = op
-    node._links = None  # the links stay flat until `parents` is read
-    if type(du) is not float:
-        du = as_float(du, "ParentLink.local_grad")
-    if v is None:
-        node._flat = (u, du)
-    else:
-        node._flat = (u, du, v, dv if type(dv) is float else as_float(dv, "ParentLink.local_grad"))
+    node._links = None  # the links stay unpacked until `parents` is read
+    node._u = u
+    node._du = du if type(du) is float else as_float(du, "ParentLink.local_grad")
+    node._second = None if v is None else (v, dv if type(dv) is float else as_float(dv, "ParentLink.local_grad"))
     return node
 
 
@@ -226,8 +224,10 @@ def _parent(node: Value, k: int) -> Value | None:
     """`node.parents[k].value` without building `ParentLink` objects; None once k is past the last link."""
     links = node._links
     if links is None:
-        flat = node._flat
-        return flat[2 * k] if 2 * k < len(flat) else None
+        if k == 0:
+            return node._u
+        second = node._second
+        return second[0] if k == 1 and second is not None else None
     return links[k].value if k < len(links) else None
 
 
@@ -238,8 +238,8 @@ def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
     """
     links = node._links
     if links is None:
-        flat = node._flat
-        return ((flat[0], flat[1]),) if len(flat) == 2 else ((flat[0], flat[1]), (flat[2], flat[3]))
+        second = node._second
+        return ((node._u, node._du),) if second is None else ((node._u, node._du), second)
     return tuple([(link.value, link.local_grad) for link in links])
 
 
