@@ -67,7 +67,7 @@ class Sizes:
     chain_runs: int
 
 
-FULL = Sizes(n_in=16, n_hidden=32, n_points=64, mlp_rounds=3, mlp_runs=3, chains=(10**3, 10**4, 10**5, 10**6), chain_runs=3)
+FULL = Sizes(n_in=16, n_hidden=32, n_points=64, mlp_rounds=5, mlp_runs=3, chains=(10**3, 10**4, 10**5, 10**6), chain_runs=3)
 # The 2,000 chain is past micrograd's recursion limit, so --quick also exercises the failure cell.
 QUICK = Sizes(n_in=4, n_hidden=8, n_points=4, mlp_rounds=2, mlp_runs=2, chains=(200, 2000), chain_runs=2)
 
