@@ -437,7 +437,7 @@ def test_child_process_renders_what_the_build_process_would(tmp_path: Path) -> N
     options = hook._render_options(SimpleNamespace(plugins={"mkdocs-jupyter": plugin}))
     assert options is not None and options["execute"] is False
     in_process = hook.render_notebook(notebook, options)
-    from_child = json.loads(hook.render_in_child_process(notebook, options))
+    from_child = json.loads(hook.ChildRenderer(notebook, options).render())
     assert from_child == in_process
     assert "jp-Notebook" in in_process["content"] and in_process["toc_tokens"]
 

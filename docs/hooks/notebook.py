@@ -183,11 +183,6 @@ class ChildRenderer:
         self.process.communicate("")
 
 
-def render_in_child_process(path: Path, options: dict[str, Any]) -> str | None:
-    """`render_notebook` run at once in a child process; its JSON, or None if it failed."""
-    return ChildRenderer(path, options).render()
-
-
 def _child_main(arguments: list[str]) -> None:
     """The child process of `ChildRenderer`: ``notebook.py NOTEBOOK OPTIONS_JSON ENTRY_JSON``, then a command on stdin."""
     if hasattr(os, "nice"):
