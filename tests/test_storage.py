@@ -1,8 +1,8 @@
 """How a Value stores its links: unpacked until `.parents` is read, then ParentLinks that are the truth.
 
-Ops keep an output's first link in two fields and a second one as a ``(v, dv)`` pair (one or two
-objects per node for Python's cycle collector instead of three or four) and build the `ParentLink`
-tuple on the first read of `.parents`. These tests pin down that the two forms are one data model: same numbers, same
+Ops keep an output's link in two fields, the operand and its local derivative, or for two operands
+the first operand and a ``(du, v, dv)`` triple (one or two objects per node for Python's cycle
+collector instead of three or four), and build the `ParentLink` tuple on the first read of `.parents`. These tests pin down that the two forms are one data model: same numbers, same
 order, and every change made through `.parents` is what `backward` follows.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import gc
 import pickle
+import sys
 
 import pytest
 from hypothesis import given
@@ -106,3 +107,10 @@ def test_an_op_result_is_at_most_two_objects_for_the_cycle_collector() -> None:
     assert 1.0 <= tracked_per_value <= 2.0, tracked_per_value
     node.backward()
     assert leaf.grad == pytest.approx(1.0001**5_000)
+
+
+def test_a_value_is_an_80_byte_object_with_no_dict() -> None:
+    """Six slots: the cycle collector's cost per node jumps with the next allocation size (96 bytes)."""
+    for node in (Value(1.0), relu(Value(1.0)), multiply(Value(1.0), 2.0), linear_loss()["L"]):
+        assert not hasattr(node, "__dict__") and not hasattr(node, "__weakref__")
+        assert sys.getsizeof(node) == 80  # 16 bytes of collector header, 16 of object header, 6 × 8 of slots
