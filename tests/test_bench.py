@@ -145,3 +145,16 @@ def test_readme_has_one_bench_section() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert readme.count(bench.START_MARKER) == 1 and readme.count(bench.END_MARKER) == 1
     assert readme.index("## Benchmark") < readme.index(bench.START_MARKER) < readme.index(bench.END_MARKER)
+
+
+def test_chain_table_counts_glassgrads_full_collections(quick_report: str) -> None:
+    chains = markdown_tables(quick_report)[1]
+    column = chains[0].index("glassgrad full collections")
+    assert all(row[column].isdigit() for row in chains[1:])
+
+
+def test_time_chain_counts_the_full_collections_of_its_median_run() -> None:
+    """200,000 tracked objects are past Python's threshold for a full collection in any process."""
+    result = bench.time_chain("plain", 200_000, 1)
+    assert result["ms"] > 0 and result["full_collections"] >= 1
+    assert bench.time_chain("plain", 10, 1)["full_collections"] == 0
