@@ -64,12 +64,13 @@ class Sizes:
     mlp_rounds: int  # fresh processes per engine, the engines taking turns: load changes hit them all alike
     mlp_runs: int  # timed steps per process, after one warm-up step
     chains: tuple[int, ...]
-    chain_runs: int
+    chain_rounds: int  # fresh processes per engine and length, taking turns like the MLP rounds
+    chain_runs: int  # timed chains per process
 
 
-FULL = Sizes(n_in=16, n_hidden=32, n_points=64, mlp_rounds=5, mlp_runs=3, chains=(10**3, 10**4, 10**5, 10**6), chain_runs=3)
+FULL = Sizes(n_in=16, n_hidden=32, n_points=64, mlp_rounds=5, mlp_runs=3, chains=(10**3, 10**4, 10**5, 10**6), chain_rounds=3, chain_runs=3)
 # The 2,000 chain is past micrograd's recursion limit, so --quick also exercises the failure cell.
-QUICK = Sizes(n_in=4, n_hidden=8, n_points=4, mlp_rounds=2, mlp_runs=2, chains=(200, 2000), chain_runs=2)
+QUICK = Sizes(n_in=4, n_hidden=8, n_points=4, mlp_rounds=2, mlp_runs=2, chains=(200, 2000), chain_rounds=2, chain_runs=2)
 
 
 # --------------------------------------------------------------------------------------------
@@ -304,8 +305,8 @@ def rss_kib(field: str) -> int:
 
 
 def time_chain(key: str, length: int, runs: int) -> dict[str, Any]:
-    """Median build + backward time of a chain of `length` ReLU nodes, its peak memory, and how many
-    full collections Python's cycle collector ran in the median run (they, not the engine, grow faster than the chain)."""
+    """Build + backward times of `runs` chains of `length` ReLU nodes, their peak memory, and how many
+    full collections Python's cycle collector ran in each (they, not the engine, grow faster than the chain)."""
     engine = load_engine(key)
     times: list[float] = []
     full_collections: list[int] = []
@@ -331,11 +332,10 @@ def time_chain(key: str, length: int, runs: int) -> dict[str, Any]:
         if can_reset:
             peak_kib = max(peak_kib, rss_kib("VmHWM") - base_kib)
         del node, leaf
-    median_run = sorted(range(len(times)), key=times.__getitem__)[len(times) // 2]
     return {
-        "ms": 1e3 * statistics.median(times),
+        "times_ms": [1e3 * t for t in times],
         "peak_mib": peak_kib / 1024 if can_reset else None,
-        "full_collections": full_collections[median_run],
+        "full_collections": full_collections,
     }
 
 
@@ -396,6 +396,21 @@ def merge_rounds(results: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
+def merge_chain_rounds(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One engine's rounds on one chain length: median time over all runs, highest peak (the first error wins)."""
+    for r in results:
+        if "error" in r:
+            return r
+    times = [t for r in results for t in r["times_ms"]]
+    collections = [c for r in results for c in r["full_collections"]]
+    peaks = [r["peak_mib"] for r in results if r["peak_mib"] is not None]
+    return {
+        "ms": statistics.median(times),
+        "peak_mib": max(peaks) if peaks else None,
+        "full_collections": collections[sorted(range(len(times)), key=times.__getitem__)[len(times) // 2]],
+    }
+
+
 def gradients_agree(results: dict[str, dict[str, Any]]) -> tuple[bool, float]:
     """Do all engines give the same loss and parameter gradients? Return (ok, largest relative error)."""
     ok_results = [r for r in results.values() if "error" not in r]
@@ -443,8 +458,9 @@ def chain_table(chains: dict[str, dict[int, dict[str, Any]]], sizes: Sizes) -> l
         + " | glassgrad time ÷ previous | plain Python time ÷ previous | glassgrad full collections |"
     )
     lines = [
-        f"**Chains of ReLU nodes**, build + backward, median of {sizes.chain_runs} runs in a fresh process per "
-        f"engine and length; peak resident memory above the start of a run. *Plain Python* is the baseline: "
+        f"**Chains of ReLU nodes**, build + backward, median of {sizes.chain_rounds * sizes.chain_runs} runs: "
+        f"{sizes.chain_rounds} fresh processes per engine and length, the engines taking turns, {sizes.chain_runs} "
+        f"runs each; peak resident memory above the start of a run. *Plain Python* is the baseline: "
         f"one slotted object per node holding its number and the node before it, then one pass back to the "
         f"leaf, no autograd; its growth is what this machine's memory and cycle collector alone cost. "
         f"*Full collections*: how many times, in glassgrad's median run, Python's cycle collector traversed "
@@ -561,16 +577,20 @@ def run(sizes: Sizes, progress: Callable[[str], None]) -> str:
             memory = key in MEMORY_ENGINES and round_index == 0
             rounds[key].append(run_worker({"task": "mlp", "engine": key, "sizes": size_spec, "memory": memory}))
     mlp = {key: merge_rounds(results) for key, results in rounds.items()}
-    chains: dict[str, dict[int, dict[str, Any]]] = {key: {} for key in CHAIN_ENGINES}
-    for key in CHAIN_ENGINES:
-        for length in sizes.chains:
-            failed = [r for r in chains[key].values() if "error" in r]
-            if failed:  # a longer chain is deeper: it fails the same way, so it is not run
-                chains[key][length] = {"error": failed[0]["error"], "not_run": True}
-                continue
-            progress(f"chain {length:,}: {key}")
-            spec = {"task": "chain", "engine": key, "sizes": size_spec, "length": length, "runs": sizes.chain_runs}
-            chains[key][length] = run_worker(spec)
+    chain_rounds: dict[str, dict[int, list[dict[str, Any]]]] = {key: {} for key in CHAIN_ENGINES}
+    for round_index in range(sizes.chain_rounds):
+        for key in CHAIN_ENGINES:
+            for length in sizes.chains:
+                rounds_so_far = chain_rounds[key].setdefault(length, [])
+                failed = [r for n, results in chain_rounds[key].items() if n <= length for r in results if "error" in r]
+                if failed:  # a longer chain (or the same one again) fails the same way, so it is not run
+                    if not any("error" in r for r in rounds_so_far):
+                        rounds_so_far.append({"error": failed[0]["error"], "not_run": True})
+                    continue
+                progress(f"chain round {round_index + 1}/{sizes.chain_rounds}: {length:,} {key}")
+                spec = {"task": "chain", "engine": key, "sizes": size_spec, "length": length, "runs": sizes.chain_runs}
+                rounds_so_far.append(run_worker(spec))
+    chains = {key: {length: merge_chain_rounds(results) for length, results in by_length.items()} for key, by_length in chain_rounds.items()}
     agree, worst = gradients_agree(mlp)
     targets = check_targets(mlp, chains, sizes)
     lines = [

@@ -112,6 +112,8 @@ def test_micrograd_recursion_limit_is_a_failure_cell_not_a_crash(quick_report: s
     chains = markdown_tables(quick_report)[1]
     longest = chains[-1]  # 2,000 nodes: deeper than micrograd's recursive topological sort can go
     assert longest[chains[0].index("micrograd ms")] == "fails: RecursionError"
+    shortest = chains[1]  # 200 nodes: every round runs it, even after the 2,000 chain failed in round one
+    assert float(shortest[chains[0].index("micrograd ms")]) > 0
     assert "fails" not in longest[chains[0].index("glassgrad ms")]
 
 
@@ -153,8 +155,19 @@ def test_chain_table_counts_glassgrads_full_collections(quick_report: str) -> No
     assert all(row[column].isdigit() for row in chains[1:])
 
 
-def test_time_chain_counts_the_full_collections_of_its_median_run() -> None:
+def test_time_chain_counts_the_full_collections_of_each_run() -> None:
     """200,000 tracked objects are past Python's threshold for a full collection in any process."""
     result = bench.time_chain("plain", 200_000, 1)
-    assert result["ms"] > 0 and result["full_collections"] >= 1
-    assert bench.time_chain("plain", 10, 1)["full_collections"] == 0
+    assert len(result["times_ms"]) == 1 and result["times_ms"][0] > 0
+    assert result["full_collections"][0] >= 1
+    assert bench.time_chain("plain", 10, 2)["full_collections"] == [0, 0]
+
+
+def test_chain_rounds_merge_into_the_median_run_and_the_highest_peak() -> None:
+    rounds = [
+        {"times_ms": [30.0, 10.0], "peak_mib": 5.0, "full_collections": [3, 1]},
+        {"times_ms": [20.0], "peak_mib": 7.0, "full_collections": [2]},
+    ]
+    assert bench.merge_chain_rounds(rounds) == {"ms": 20.0, "peak_mib": 7.0, "full_collections": 2}
+    error = {"error": "RecursionError"}
+    assert bench.merge_chain_rounds([rounds[0], error]) == error
