@@ -104,7 +104,8 @@ def test_plain_python_baseline_growth_is_reported_from_its_own_column(quick_repo
     column = chains[0].index("plain Python ms")
     shorter, longest = (float(row[column].replace(",", "")) for row in chains[-2:])
     growth = float(re.search(r"the plain-Python baseline chain grows ([0-9.]+)×", quick_report).group(1))
-    assert chains[-1][chains[0].index("plain Python time ÷ previous")] == f"{growth:.1f}×"
+    column_growth = float(chains[-1][chains[0].index("plain Python time ÷ previous")].rstrip("×"))
+    assert abs(column_growth - growth) <= 0.051  # the same ratio, to 1 and to 2 decimals (8.65 shows as 8.6 or 8.7)
     assert growth == pytest.approx(longest / shorter, rel=0.1)  # the cells are rounded for display
 
 
