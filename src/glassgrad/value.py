@@ -75,7 +75,7 @@ class Value:
 
     # No per-object dict, and six slots (an 80-byte object): Python's cycle collector re-scans every
     # node of a big graph, and took 1.7 times as long per node with eight slots (96 bytes). The links
-    # stay unpacked until `parents` is first read, so a node is one or two objects instead of four:
+    # stay unpacked until `parents` is first read: one or two objects per node instead of three or four.
     #   _du is a float:        one operand, _u, whose local derivative is _du;
     #   _du is (du, v, dv):    two operands, _u with local derivative du and v with dv;
     #   _du is None:           _u is the ParentLink tuple itself (a leaf's is empty).
