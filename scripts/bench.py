@@ -397,17 +397,19 @@ def merge_rounds(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def merge_chain_rounds(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """One engine's rounds on one chain length: median time over all runs, highest peak (the first error wins)."""
+    """One engine's rounds on one chain length: the median run (its time and full collections) and the
+    highest peak memory; the first error wins."""
     for r in results:
         if "error" in r:
             return r
     times = [t for r in results for t in r["times_ms"]]
     collections = [c for r in results for c in r["full_collections"]]
+    median_run = sorted(range(len(times)), key=times.__getitem__)[len(times) // 2]  # the upper one of an even count
     peaks = [r["peak_mib"] for r in results if r["peak_mib"] is not None]
     return {
-        "ms": statistics.median(times),
+        "ms": times[median_run],
         "peak_mib": max(peaks) if peaks else None,
-        "full_collections": collections[sorted(range(len(times)), key=times.__getitem__)[len(times) // 2]],
+        "full_collections": collections[median_run],
     }
 
 
