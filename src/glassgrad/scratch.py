@@ -1,0 +1,159 @@
+"""The engine chapter 2 writes: plain Python, one idea per function, read top to bottom.
+
+A `Value` keeps its number, its gradient and one `ParentLink` per operand. Each operation
+computes its number and saves, for every operand, the local derivative along that edge.
+`backward` finds a dependency-safe order, then multiplies and adds along every saved link.
+
+`glassgrad` itself is this same engine made fast (see "glassgrad: the same engine, made fast"
+on the site); both give the same numbers, orders and steps.
+
+>>> w, x = Value(2.0, "w"), Value(3.0, "x")
+>>> m = multiply(w, x, "m")
+>>> steps = backward(m)
+>>> w.grad, x.grad
+(3.0, 2.0)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+
+class ParentLink:
+    """One saved edge from an output back to one of its operands."""
+
+    def __init__(self, value: Value, local_grad: float) -> None:
+        self.value = value  # the operand (the parent Value)
+        self.local_grad = float(local_grad)  # d(output)/d(operand), evaluated in the forward pass
+
+    def __repr__(self) -> str:
+        return f"ParentLink(value={self.value.label!r}, local_grad={self.local_grad:g})"
+
+
+class Value:
+    """A number in the graph, its loss gradient, and links to the operands that made it."""
+
+    def __init__(self, data: float, label: str = "", parents: tuple[ParentLink, ...] = (), op: str = "") -> None:
+        self.data = float(data)  # the forward number
+        self.grad = 0.0  # dL/d(this value), filled in by backward
+        self.label = label  # display only: a name such as "w"
+        self.parents = tuple(parents)  # one ParentLink per direct operand
+        self.op = op  # display only: a symbol such as "×"
+
+    def __repr__(self) -> str:
+        return f"Value({self.label!r}, data={self.data:g}, grad={self.grad:g})"
+
+
+# Chapter 2's operations: each one builds its ParentLinks in plain sight.
+
+
+def multiply(u: Value, v: Value, label: str = "") -> Value:
+    return Value(u.data * v.data, label,
+                 parents=(ParentLink(u, v.data),    # d(uv)/du = v
+                          ParentLink(v, u.data)),   # d(uv)/dv = u
+                 op="×")
+
+
+def add(u: Value, v: Value, label: str = "") -> Value:
+    return Value(u.data + v.data, label,
+                 parents=(ParentLink(u, 1.0),
+                          ParentLink(v, 1.0)),
+                 op="+")
+
+
+def subtract(u: Value, v: Value, label: str = "") -> Value:
+    return Value(u.data - v.data, label,
+                 parents=(ParentLink(u, 1.0),
+                          ParentLink(v, -1.0)),
+                 op="−")
+
+
+def square(u: Value, label: str = "") -> Value:
+    return Value(u.data * u.data, label,
+                 parents=(ParentLink(u, 2.0 * u.data),),   # d(u²)/du = 2u
+                 op="²")
+
+
+# Chapter 3's operations: the four atomic steps of a sigmoid, and the fused sigmoid.
+
+
+def negate(u: Value, label: str = "") -> Value:
+    return Value(-u.data, label, parents=(ParentLink(u, -1.0),), op="−")
+
+
+def exponential(u: Value, label: str = "") -> Value:
+    out = math.exp(u.data)
+    return Value(out, label, parents=(ParentLink(u, out),), op="exp")   # d(e^u)/du = e^u
+
+
+def plus_one(u: Value, label: str = "") -> Value:
+    return Value(1.0 + u.data, label, parents=(ParentLink(u, 1.0),), op="+1")
+
+
+def reciprocal(u: Value, label: str = "") -> Value:
+    out = 1.0 / u.data
+    return Value(out, label, parents=(ParentLink(u, -(out * out)),), op="1/x")   # d(1/u)/du = -1/u²
+
+
+def sigmoid(u: Value, label: str = "") -> Value:
+    # Two forms of the same formula, so that exp never overflows.
+    if u.data >= 0:
+        s = 1.0 / (1.0 + math.exp(-u.data))
+    else:
+        exp_u = math.exp(u.data)
+        s = exp_u / (1.0 + exp_u)
+    return Value(s, label, parents=(ParentLink(u, s * (1.0 - s)),), op="σ")   # dσ/du = s(1 - s)
+
+
+# Backward: first a dependency-safe order, then one chain-rule step per saved link.
+
+
+def dependency_safe_order(root: Value) -> list[Value]:
+    """Every Value reachable from `root`, each one after all of its parents."""
+    safe_order = []
+    seen = set()
+
+    def append_after_parents(node):
+        if id(node) in seen:  # reached again by another path: it is already placed
+            return
+        seen.add(id(node))
+        for link in node.parents:
+            append_after_parents(link.value)
+        safe_order.append(node)  # all of node's parents are in the list by now
+
+    append_after_parents(root)
+    return safe_order
+
+
+class BackwardStep(NamedTuple):
+    """One chain-rule update: upstream × local = contribution, added to parent.grad (before → after)."""
+
+    output: Value
+    parent: Value
+    upstream: float
+    local: float
+    contribution: float
+    before: float
+    after: float
+
+
+def backward(root: Value) -> list[BackwardStep]:
+    """Fill in .grad of every Value that `root` depends on; return one step per saved link."""
+    safe_order = dependency_safe_order(root)
+
+    for node in safe_order:  # clear old gradients,
+        node.grad = 0.0
+    root.grad = 1.0  # then seed: dL/dL = 1
+
+    steps = []
+    for output in reversed(safe_order):  # each output's gradient is complete before it is used
+        for link in output.parents:
+            parent = link.value
+            upstream = output.grad
+            local = link.local_grad
+            contribution = upstream * local
+            before = parent.grad
+            parent.grad += contribution
+            steps.append(BackwardStep(output, parent, upstream, local, contribution, before, parent.grad))
+    return steps
