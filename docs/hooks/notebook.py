@@ -1,277 +1,267 @@
-"""MkDocs hook: publish the jupytext percent script `docs/notebook/tutorial.py` as an executed notebook page.
+"""MkDocs hook: the tutorial notebook, generated from the chapter pages before each build.
 
-The percent script is the notebook's source of truth in git (reviewable, no outputs). Each build
-converts it with jupytext into `notebook/tutorial.ipynb` inside a temporary folder, and starts
-executing it at once in a fresh kernel, from a worker thread: the kernel (a separate process, which
-imports torch) runs on another core while the other pages build. A child process starts at the same
-time and imports mkdocs-jupyter's converter at a lower priority; once the run ends, the same thread
-has it render the executed notebook to HTML (another core again), and keeps the result. When the notebook page comes up, the hook waits for
-all that (a failing cell fails the build here) and hands the rendering to mkdocs-jupyter through
-its cache (``cache: true``, in a private temporary ``cache_dir``): the plugin finds an entry for
-exactly these notebook bytes and options and uses it instead of converting on the build's own
-thread. Without an entry (a failed rendering, a plugin whose cache works differently) the plugin
-converts the notebook itself, as it would without this hook. Afterwards the hook puts the
-unexecuted notebook back for the download that mkdocs-jupyter copies next to the page
-(``include_source``). Nothing is written into the repository.
+Every ``docs/chapters/*.md`` page, in order, becomes part of ``notebook/tutorial.ipynb``: its prose
+becomes Markdown cells and each executed Python block (markdown-exec's ``exec="1"``) a code cell,
+with its ``--8<--`` includes expanded by pymdownx.snippets as mkdocs.yml configures it. The
+notebook has no code of its own, so editing a chapter edits the notebook. mkdocs-jupyter executes
+it (``execute: true``) and caches the page keyed on the notebook's bytes, which carry a digest of
+the glassgrad sources the notebook imports.
 
-On the rendered page this hook also:
-
-- adds a link to download the `.ipynb`, under the notebook's title;
-- turns the notebook's ``$...$`` and ``$$...$$`` into arithmatex markup, which `docs/hooks/mathml.py`
-  then renders as MathML (so the page needs no MathJax);
-- removes what nbconvert's template injects for MathJax and Mermaid (scripts that would load from a
-  CDN) and a stray copy of the highlighting CSS that mkdocs-jupyter writes as a Python list.
+On the rendered page the hook adds the download link, turns the notebook's TeX into the arithmatex
+markup that ``docs/hooks/mathml.py`` renders as MathML, and removes nbconvert's MathJax and Mermaid
+loaders (scripts from a CDN, which the page does not need).
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import html
-import json
-import logging
-import os
+import importlib.util
 import re
-import subprocess
-import sys
 import tempfile
-import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+from urllib.parse import urljoin
 
-import jupytext
+import markdown
 import nbformat
-from nbclient import NotebookClient
-from nbconvert.preprocessors.coalescestreams import CoalesceStreamsPreprocessor
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-log = logging.getLogger("mkdocs.hooks.notebook")
-
-SOURCE = "notebook/tutorial.py"
-"""The percent script, relative to `docs/`."""
+CHAPTERS = "chapters/*.md"
+"""The pages the notebook is made of, relative to `docs/`, in file-name order."""
 
 NOTEBOOK = "notebook/tutorial.ipynb"
-"""Where the generated notebook sits in the site's file tree (the page is `notebook/tutorial/`)."""
+"""Where the generated notebook sits in the site (the page is `notebook/tutorial/`)."""
+
+INTRODUCTION = """\
+# glassgrad: the whole tutorial in one notebook
+
+The chapters of the tutorial, in one notebook that runs top to bottom: the same code, in the same
+order, with the same words. To run it yourself, `pip install "glassgrad[torch,viz]"` (the figures
+also need Graphviz's `dot`). The first cell loads glassgrad's stylesheet, which gives the figures
+their colours outside the site."""
+
+SETUP = "from glassgrad.viz import stylesheet\n\nstylesheet()"
 
 DOWNLOAD_NOTE = (
     '<p class="gg-notebook-download"><a href="{name}" download>Download this notebook ({name})</a>'
     " and run it in Jupyter; the page below shows the outputs of the run made while the site was built.</p>"
 )
 
-# nbconvert's MathJax loader and configuration, and its Mermaid loader (an import() from a CDN).
+EXEC_PYTHON = {"python", "py", "pycon"}  # markdown-exec's Python languages
+TRUE = {"1", "true", "yes", "on"}
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?(?P<lang>[\w+-]*)(?P<options>[^\n`]*?)\}?[ \t]*$")
+OPTION = re.compile(r'([\w-]+)=(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
+FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+INLINE_TEX = re.compile(r"\\\((.+?)\\\)", re.DOTALL)
+DISPLAY_TEX = re.compile(r"\\\[(.+?)\\\]", re.DOTALL)
+PAGE_LINK = re.compile(r"\]\((?P<path>[^)\s:]+\.md)(?P<anchor>#[^)\s]*)?\)")
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+
+# On the rendered page: nbconvert's MathJax loader and configuration, its Mermaid loader, and the
+# highlighting CSS that mkdocs-jupyter appends a second time as the repr of a Python list.
 INJECTED_SCRIPTS = re.compile(
     r'<script src="[^"]*">\s*</script>\s*(?=<!-- MathJax configuration -->)'
     r'|<script type="text/x-mathjax-config">.*?</script>'
     r'|<script type="module">(?:(?!</script>).)*?mermaid.*?</script>',
     re.DOTALL,
 )
-# mkdocs-jupyter appends the highlighting CSS a second time as the repr of a Python list.
 LIST_REPR_STYLE = re.compile(r"<style>\s*\['.*?'\]\s*</style>", re.DOTALL)
 MARKDOWN_CELL = re.compile(r'(<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>)(.*?)(</div>)', re.DOTALL)
 DISPLAY_PARAGRAPH = re.compile(r"<p>\s*\$\$(?P<tex>.+?)\$\$\s*</p>", re.DOTALL)
 INLINE = re.compile(r"(?<![\\$])\$(?P<tex>[^$<>]+?)\$")
-CODE_SPAN = re.compile(r"(<code\b.*?</code>)", re.DOTALL)
-
-_workspace: tempfile.TemporaryDirectory[str] | None = None
-_runs: dict[str, BackgroundRun] = {}  # the current build's notebook runs, by site path
+HTML_CODE = re.compile(r"(<code\b.*?</code>)", re.DOTALL)
 
 
-RENDER_OPTIONS = (
-    "kernel_name", "theme", "allow_errors", "show_input", "no_input", "no_prompt",
-    "remove_tag_config", "highlight_extra_classes", "include_requirejs", "custom_mathjax_url",
-)
-"""The mkdocs-jupyter settings its page render passes to ``nb2html`` (with ``execute``)."""
+# ---- chapters to cells ------------------------------------------------------------------------------
 
 
-class BackgroundRun:
-    """One execution of a notebook in a fresh kernel, started at once on a worker thread, then its rendering.
+def fence_options(text: str) -> dict[str, str]:
+    """``exec="1" session="ch1" html="1"`` as a dict."""
+    return {match[1]: next(value for value in match.groups()[1:] if value is not None) for match in OPTION.finditer(text)}
 
-    The thread mostly waits: for the kernel's messages (the work happens in the kernel's own
-    process), then for the child process that renders the executed notebook to HTML. The build's
-    pages keep rendering meanwhile.
+
+def displayed(code: str) -> str:
+    """`code` with each statement ``print(x)`` (outside functions) written ``display(x)``.
+
+    An ``html="1"`` block prints HTML fragments into the page; in Jupyter, ``display`` shows the
+    same fragment through its ``_repr_html_``.
     """
-
-    def __init__(self, path: Path, *, kernel_name: str, allow_errors: bool, render_options: dict[str, Any] | None = None) -> None:
-        self.path = path
-        # None: leave the rendering to mkdocs-jupyter. Started now, so its imports are done when the kernel is.
-        self.renderer = ChildRenderer(path, render_options) if render_options is not None else None
-        self.rendered: str | None = None  # the page render's cache entry (JSON), when the child process made it
-        self.unexecuted = path.read_bytes()  # what the download serves: the cells without outputs
-        self.notebook = nbformat.reads(self.unexecuted.decode("utf-8"), as_version=4)
-        self.client = NotebookClient(
-            self.notebook,
-            kernel_name=kernel_name,
-            allow_errors=allow_errors,
-            record_timing=False,  # no timestamps in the cells' metadata
-            resources={"metadata": {"path": str(path.parent)}},  # the kernel's working folder, as nbconvert sets it
-        )
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._execute, name=f"execute {path.name}", daemon=True)
-        self.thread.start()
-
-    def _execute(self) -> None:
-        try:
-            self.client.execute()
-            nbformat.write(merge_streams(self.notebook), self.path)  # what the page renders, at the path it renders
-        except BaseException as error:  # re-raised on the build's thread by `wait`
-            self.error = error
-            if self.renderer is not None:
-                self.renderer.cancel()
-            return
-        if self.renderer is not None:
-            self.rendered = self.renderer.render()
-
-    def wait(self) -> nbformat.NotebookNode:
-        """Block until the run (and its rendering) ends; return the executed notebook, or raise what stopped it (a failing cell)."""
-        self.thread.join()
-        if self.error is not None:
-            raise self.error
-        return self.notebook
+    tree = ast.parse(code)
+    spots = []
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            call = child.value if isinstance(child, ast.Expr) else None
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print":
+                if len(call.args) == 1 and not call.keywords:
+                    spots.append((call.func.lineno, call.func.col_offset))
+            todo.append(child)
+    lines = code.split("\n")
+    for line, column in sorted(spots, reverse=True):
+        text = lines[line - 1]
+        lines[line - 1] = text[:column] + "display" + text[column + len("print") :]
+    return "\n".join(lines)
 
 
-def render_notebook(path: Path, options: dict[str, Any]) -> dict[str, Any]:
-    """What mkdocs-jupyter's page render computes for the notebook at `path`, as its cache stores it.
+def pycon_code(text: str) -> str:
+    """The statements of a ``pycon`` block (its ``>>>`` and ``...`` lines), without the prompts and outputs."""
+    return "\n".join(line[4:] for line in text.split("\n") if line.startswith((">>> ", "... ")) or line in {">>>", "..."})
+
+
+def notebook_markdown(text: str, page_url: str, site_url: str) -> str:
+    """Page prose as Jupyter Markdown: ``\\(x\\)`` as ``$x$``, ``\\[x\\]`` as ``$$x$$``, links to pages as site URLs."""
+    pieces, start = [], 0
+    for span in [*CODE_SPAN.finditer(text), None]:  # code spans stay as they are
+        end = span.start() if span else len(text)
+        piece = DISPLAY_TEX.sub(lambda match: f"$${match[1]}$$", text[start:end])
+        piece = INLINE_TEX.sub(lambda match: f"${match[1].strip()}$", piece)
+        pieces.append(PAGE_LINK.sub(lambda match: "](" + page_link(match, page_url, site_url) + ")", piece))
+        if span:
+            pieces.append(span[0])
+            start = span.end()
+    return "".join(pieces)
+
+
+def page_link(match: re.Match[str], page_url: str, site_url: str) -> str:
+    """A relative link to ``other.md`` from the page at `page_url`, as the other page's address on the site."""
+    target = urljoin("/" + page_url, match["path"])
+    target = re.sub(r"(?:/index)?\.md$", "/", target).lstrip("/")
+    return urljoin(site_url, target) + (match["anchor"] or "")
+
+
+def chapter_cells(text: str, expand: Callable[[str], str], *, page_url: str = "", site_url: str = "/") -> list[nbformat.NotebookNode]:
+    """The cells of one chapter page: prose as Markdown cells (split before each heading, one level
+    lower than on the page), each executed Python block as a code cell.
 
     Args:
-        path: an executed ``.ipynb``.
-        options: ``nb2html``'s keyword arguments (`RENDER_OPTIONS` and ``execute``) plus ``toc_depth``.
-
-    Returns:
-        ``{"content": html, "toc_tokens": [...], "title": str | None}``.
+        text: the page's Markdown.
+        expand: expands the page's ``--8<--`` includes (pymdownx.snippets, see `snippet_expander`).
+        page_url: the page's path in the site (``chapters/1-pytorch.md``), to resolve its links.
+        site_url: the site's address, for links to other pages.
     """
-    from mkdocs_jupyter import convert
-    from mkdocs_jupyter.plugin import _get_nb_toc_tokens
+    cells: list[nbformat.NotebookNode] = []
+    prose: list[str] = []  # lines of Markdown since the last cell
+    shown: list[str] = []  # fences shown in the prose, not run; kept as they are
 
-    options = dict(options)
-    toc_depth = options.pop("toc_depth")
-    content = convert.nb2html(str(path), **options)
-    toc_tokens, title = _get_nb_toc_tokens(str(path), toc_depth)
-    return {"content": content, "toc_tokens": toc_tokens, "title": title}
+    def flush() -> None:
+        body = notebook_markdown("\n".join(prose), page_url, site_url).strip("\n")
+        for number, fence in enumerate(shown):
+            body = body.replace(f"\0{number}\0", fence)
+        prose.clear()
+        shown.clear()
+        if body.strip():
+            cells.append(nbformat.v4.new_markdown_cell(body))
 
-
-class ChildRenderer:
-    """`render_notebook` in a child process running this file: started early, it renders when told to.
-
-    The child imports mkdocs-jupyter's converter as soon as it starts, at a lower priority (the
-    build's thread and the kernel come first), then waits for a line on its stdin: ``render`` to
-    render the notebook at `path` and write the entry, end of input to exit without rendering.
-    """
-
-    COMMAND = "render"
-
-    def __init__(self, path: Path, options: dict[str, Any]) -> None:
-        self.path = path
-        self.entry = path.with_name(path.stem + ".rendered.json")  # beside the notebook, in the private temporary folder
-        command = [sys.executable, __file__, str(path), json.dumps(options, sort_keys=True), str(self.entry)]
-        self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-        )
-
-    def render(self) -> str | None:
-        """Render now; the entry's JSON, or None if the child failed.
-
-        A failure is only logged: mkdocs-jupyter then finds no cache entry and converts the notebook
-        itself, raising there whatever went wrong.
-        """
-        _, errors = self.process.communicate(self.COMMAND + "\n")
-        if self.process.returncode != 0 or not self.entry.is_file():
-            log.info("Rendering %s in a child process failed; mkdocs-jupyter renders it instead:\n%s", self.path.name, errors[-2000:])
-            return None
-        return self.entry.read_text(encoding="utf-8")
-
-    def cancel(self) -> None:
-        """Let the child exit without rendering (the run failed: there is nothing to show)."""
-        self.process.communicate("")
-
-
-def _child_main(arguments: list[str]) -> None:
-    """The child process of `ChildRenderer`: ``notebook.py NOTEBOOK OPTIONS_JSON ENTRY_JSON``, then a command on stdin."""
-    if hasattr(os, "nice"):
-        os.nice(10)  # behind the build's thread and the kernel while both run; alone on a core once the kernel is done
-    from mkdocs_jupyter import convert, plugin  # noqa: F401  (the slow imports, done before they are needed)
-
-    if sys.stdin.readline().strip() != ChildRenderer.COMMAND:
-        return
-    entry = render_notebook(Path(arguments[0]), json.loads(arguments[1]))
-    Path(arguments[2]).write_text(json.dumps(entry), encoding="utf-8")
+    lines = expand(FRONT_MATTER.sub("", text)).split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        opening = FENCE.match(line)
+        if opening is None:
+            if line.startswith("#"):
+                flush()
+                line = "#" + line
+            prose.append(line)
+            index += 1
+            continue
+        indent, fence = opening["indent"], opening["fence"]
+        end = index + 1
+        while end < len(lines) and not re.match(rf"^{re.escape(indent)}{fence[0]}{{{len(fence)},}}[ \t]*$", lines[end]):
+            end += 1
+        body = "\n".join(line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end])
+        language, options = opening["lang"], fence_options(opening["options"])
+        if language in EXEC_PYTHON and options.get("exec", "").lower() in TRUE:
+            flush()
+            code = pycon_code(body) if language == "pycon" else body
+            code = displayed(code) if options.get("html", "").lower() in TRUE else code
+            cells.append(nbformat.v4.new_code_cell(code.strip("\n")))
+        elif language in {"md", "markdown"} and options.get("exec", "").lower() in TRUE:
+            prose.append(body)  # markdown-exec renders it as Markdown
+        else:
+            shown.append(f"{fence}{language}\n{body}\n{fence}")  # shown, not run: without the fence's options
+            prose.append(f"\0{len(shown) - 1}\0")
+        index = end + 1
+    flush()
+    return cells
 
 
-def merge_streams(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Merge each cell's consecutive outputs of one stream (stdout, stderr) into one, in place; return the notebook.
+def snippet_expander(config: Any) -> Callable[[str], str]:
+    """A function that expands ``--8<--`` includes as this site's pymdownx.snippets does (same settings)."""
+    settings = config["mdx_configs"].get("pymdownx.snippets", {})
+    preprocessor = markdown.Markdown(
+        extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": settings}
+    ).preprocessors["snippet"]
+    return lambda text: "\n".join(preprocessor.run(text.split("\n")))
 
-    How the kernel splits one print into messages depends on timing; merged, the page is the same every build.
-    """
-    CoalesceStreamsPreprocessor().preprocess(notebook, {})
+
+def engine_digest() -> str:
+    """SHA-256 of the files of the glassgrad package that `import glassgrad` finds (what the notebook imports)."""
+    spec = importlib.util.find_spec("glassgrad")
+    digest = hashlib.sha256()
+    if spec is not None and spec.submodule_search_locations:
+        root = Path(next(iter(spec.submodule_search_locations)))
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def tutorial_notebook(pages: list[tuple[str, str]], expand: Callable[[str], str], *, site_url: str = "/") -> nbformat.NotebookNode:
+    """The notebook of `pages` (``(page path in the site, Markdown)``, in order), with stable cell ids."""
+    cells = [nbformat.v4.new_markdown_cell(INTRODUCTION), nbformat.v4.new_code_cell(SETUP)]
+    for page_url, text in pages:
+        cells.extend(chapter_cells(text, expand, page_url=page_url, site_url=site_url))
+    for index, cell in enumerate(cells):
+        cell.id = f"cell-{index}"
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    notebook.metadata.update(
+        kernelspec={"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+        language_info={"name": "python"},
+        glassgrad={"engine_digest": engine_digest()},  # a new engine is a new notebook: mkdocs-jupyter's cache runs it again
+    )
     return notebook
 
 
-def _kernel_settings(config: Any) -> dict[str, Any]:
-    """The kernel and error policy that mkdocs.yml gives mkdocs-jupyter, so both are set in one place."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    settings = plugin.config if plugin is not None else {}
-    return {"kernel_name": settings.get("kernel_name") or "python3", "allow_errors": bool(settings.get("allow_errors", False))}
+# ---- the hook ---------------------------------------------------------------------------------------------
 
-
-def _render_options(config: Any) -> dict[str, Any] | None:
-    """``nb2html``'s arguments as mkdocs-jupyter's page render passes them, or None when its cache is off (nothing to hand over)."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or not plugin.config.get("cache"):
-        return None
-    settings = plugin.config
-    return {**{name: settings[name] for name in RENDER_OPTIONS}, "execute": settings["execute"], "toc_depth": settings["toc_depth"]}
-
-
-def on_config(config: Any) -> Any:
-    """Point mkdocs-jupyter's cache at the private temporary folder: it only ever holds this build's rendering."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is not None and plugin.config.get("cache"):
-        plugin.config["cache_dir"] = str(_folder() / "rendered")
-    return config
+_workspace: tempfile.TemporaryDirectory[str] | None = None
 
 
 def _folder() -> Path:
-    """A private temporary folder for the generated notebook (removed on shutdown or at exit)."""
+    """A private temporary folder for the generated notebook, kept across `mkdocs serve` rebuilds."""
     global _workspace
     if _workspace is None:
         _workspace = tempfile.TemporaryDirectory(prefix="glassgrad-notebook-")
     return Path(_workspace.name)
 
 
-def percent_to_ipynb(source: Path, destination: Path) -> Path:
-    """Write the percent script `source` as an (unexecuted) `.ipynb` at `destination`, with stable cell ids; return it."""
-    notebook = jupytext.read(source, fmt="py:percent")
-    for index, cell in enumerate(notebook.cells):
-        cell.id = f"cell-{index}"  # jupytext draws random ids: the page and the download would change every build
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    jupytext.write(notebook, destination, fmt="ipynb")
-    return destination
-
-
 @event_priority(50)  # before mkdocs-jupyter's on_files (priority 0), which must already see the .ipynb
 def on_files(files: Any, config: Any) -> Any:
-    """Swap the percent script for the notebook generated from it."""
-    source = files.get_file_from_path(SOURCE)
-    if source is None:
-        return files
-    files.remove(source)  # the script is the source, not a page or an asset of the site
-    folder = _folder()
-    notebook = percent_to_ipynb(Path(source.abs_src_path), folder / NOTEBOOK)
-    _runs[NOTEBOOK] = BackgroundRun(notebook, **_kernel_settings(config), render_options=_render_options(config))
-    # A File rooted in the temporary folder, not File.generated: mkdocs-jupyter's wrapper derives
-    # the source path from src_dir, which a generated file does not have.
-    files.append(File(NOTEBOOK, src_dir=str(folder), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
+    """Generate the notebook from the chapter pages and add it to the site's files."""
+    docs = Path(config.docs_dir)
+    pages = [(path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(docs.glob(CHAPTERS))]
+    notebook = tutorial_notebook(pages, snippet_expander(config), site_url=config.site_url or "/")
+    path = _folder() / NOTEBOOK
+    text = nbformat.writes(notebook) + "\n"
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:  # unchanged: same mtime, so `--dirty` skips the page
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    files.append(File(NOTEBOOK, src_dir=str(_folder()), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
     return files
 
 
 def math_to_arithmatex(fragment: str) -> str:
-    """Rewrite ``<p>$$tex$$</p>`` and inline ``$tex$`` as arithmatex's generic markup; code spans stay as they are.
-
-    ``<p>$$L=e^2$$</p>`` becomes ``<div class="arithmatex">\\[L=e^2\\]</div>`` and ``$w=2$`` becomes
-    ``<span class="arithmatex">\\(w=2\\)</span>``, the markup `docs/hooks/mathml.py` converts.
-    """
+    """Rewrite ``<p>$$tex$$</p>`` and inline ``$tex$`` as arithmatex's generic markup; code stays as it is."""
     fragment = DISPLAY_PARAGRAPH.sub(lambda match: f'<div class="arithmatex">\\[{match["tex"]}\\]</div>', fragment)
-    pieces = CODE_SPAN.split(fragment)
-    for i in range(0, len(pieces), 2):  # even pieces are outside <code>
-        pieces[i] = INLINE.sub(lambda match: f'<span class="arithmatex">\\({match["tex"]}\\)</span>', pieces[i])
+    pieces = HTML_CODE.split(fragment)
+    for index in range(0, len(pieces), 2):  # even pieces are outside <code>
+        pieces[index] = INLINE.sub(lambda match: f'<span class="arithmatex">\\({match["tex"]}\\)</span>', pieces[index])
     return "".join(pieces)
 
 
@@ -287,40 +277,10 @@ def notebook_page_html(content: str) -> str:
     return content[: title_end + len("</h1>")] + note + content[title_end + len("</h1>") :]
 
 
-def _store_rendering(run: BackgroundRun, config: Any) -> None:
-    """Put the child process's rendering in mkdocs-jupyter's cache, under the key the plugin computes for this page."""
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if run.rendered is None or plugin is None:
-        return
-    try:
-        from mkdocs_jupyter.plugin import _compute_cache_key
-    except ImportError:  # a plugin without this cache: it renders the page itself
-        return
-    key = _compute_cache_key(run.path, plugin.config, plugin.config["execute"])
-    entry = Path(plugin.config["cache_dir"]) / f"{key}.json"
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    entry.write_text(run.rendered, encoding="utf-8")
-
-
-@event_priority(50)  # before mkdocs-jupyter's on_pre_page (priority 0), which computes the cache key from the file
-def on_pre_page(page: Any, config: Any, files: Any) -> Any:
-    """Before the notebook page renders: wait for its run, whose thread wrote the executed notebook where mkdocs-jupyter reads it."""
-    run = _runs.get(page.file.src_uri)
-    if run is not None:
-        run.wait()
-        _store_rendering(run, config)
-    return page
-
-
 @event_priority(50)  # before docs/hooks/mathml.py, which turns the arithmatex markup into MathML
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
-    """Post-process the notebook page only; restore the unexecuted notebook for the download."""
-    if page.file.src_uri != NOTEBOOK:
-        return content
-    run = _runs.pop(NOTEBOOK, None)
-    if run is not None:
-        run.path.write_bytes(run.unexecuted)
-    return notebook_page_html(content)
+    """Post-process the notebook page only."""
+    return notebook_page_html(content) if page.file.src_uri == NOTEBOOK else content
 
 
 def on_shutdown() -> None:
@@ -329,7 +289,3 @@ def on_shutdown() -> None:
     if _workspace is not None:
         _workspace.cleanup()
         _workspace = None
-
-
-if __name__ == "__main__":
-    _child_main(sys.argv[1:])

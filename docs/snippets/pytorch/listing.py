@@ -25,7 +25,7 @@ def show_and_run(template_path: str, namespace: dict, inputs=None) -> str:
     and return the listing followed by what it printed."""
     source = fill_template(template_path, inputs)
     printed = []
-    page_print = namespace["print"]
+    page_print = namespace.get("print", print)
     # markdown-exec routes print() to the page; capture the listing's own output separately.
     namespace["print"] = lambda *texts, sep=" ", end="\n", **_: printed.append(sep.join(map(str, texts)) + end)
     try:
