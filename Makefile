@@ -11,8 +11,11 @@ setup:  ## create .venv and install glassgrad with every extra, Graphviz and Chr
 	@bash scripts/setup.sh
 
 # SITE_URL: serve at the root even when the environment sets the published URL (its /glassgrad/ path).
-serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding on change
-	SITE_URL=http://$(HOST)/ NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --strict --dev-addr $(HOST) --watch src/glassgrad
+# --dirty: a save rebuilds the pages it changes (docs/hooks/fresh_modules.py adds the pages whose includes
+# or engine changed); not --strict, which a dirty build's warning would abort: a failing block shows on its page.
+# NOTEBOOK_EXECUTE=false: the notebook page shows the chapters' code; `make build` runs it.
+serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding the pages you change
+	SITE_URL=http://$(HOST)/ NOTEBOOK_EXECUTE=false NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --dirty --dev-addr $(HOST) --watch src/glassgrad
 
 build: setup  ## build the site into site/ (strict: any warning or failing block fails)
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
@@ -22,6 +25,7 @@ test: setup  ## run every test: engine, site, notebook, browser
 
 bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process)
 	$(PY) scripts/bench.py
+	$(PY) scripts/build_times.py
 
 clean:  ## remove build outputs (keeps .venv)
 	rm -rf site build dist .pytest_cache .hypothesis
