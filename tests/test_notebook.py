@@ -1,49 +1,80 @@
-"""The tutorial notebook: it runs top to bottom in a fresh kernel, and the site publishes it executed.
+"""The tutorial notebook: generated from the chapter pages, run in a fresh kernel, published executed.
 
-The notebook's source of truth is the jupytext percent script `docs/notebook/tutorial.py`;
-`docs/hooks/notebook.py` turns it into `notebook/tutorial.ipynb` at build time. Expected numbers
-come from the engine (`glassgrad.examples`) or from PyTorch (`glassgrad.torch_reference`).
+`docs/hooks/notebook.py` makes the notebook from `docs/chapters/*.md` (prose to Markdown cells,
+executed Python blocks to code cells, snippet includes expanded); mkdocs-jupyter executes it.
+The oracle for "the same code as the chapters" is Python-Markdown itself: the site's own
+pymdownx.snippets and superfences, with a fence that records every executed block.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
 import re
-import subprocess
-import sys
+import shutil
 import textwrap
 from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType
 from urllib.parse import urljoin, urlsplit
 
-import jupytext
+import markdown
 import nbformat
 import pytest
-import yaml
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
 
-from conftest import REPO, page_html
-from glassgrad import backward
-from glassgrad.examples import LINEAR_INPUTS, linear_loss, sigmoid_neuron
-from glassgrad.torch_reference import linear_loss as torch_linear_loss
+from conftest import REPO, build_site, page_html
 
-SOURCE = REPO / "docs" / "notebook" / "tutorial.py"
+DOCS = REPO / "docs"
 PAGE = "notebook/tutorial/"
 KERNEL_NAME = "glassgrad-test"
+TRUE = {"1", "true", "yes", "on"}
 
 
-def load_notebook_hook():
+def load_notebook_hook() -> ModuleType:
     """Import docs/hooks/notebook.py as a module."""
-    spec = importlib.util.spec_from_file_location("hook_notebook", REPO / "docs" / "hooks" / "notebook.py")
+    spec = importlib.util.spec_from_file_location("hook_notebook", DOCS / "hooks" / "notebook.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+hook = load_notebook_hook()
+
+
+def snippet_settings(base: Path) -> dict:
+    return {"base_path": [str(base)], "check_paths": True}
+
+
+def expander(base: Path):
+    return hook.snippet_expander({"mdx_configs": {"pymdownx.snippets": snippet_settings(base)}})
+
+
+def executed_blocks(text: str, base: Path) -> list[tuple[str, dict[str, str]]]:
+    """(code, options) of every executed Python block of a page, as the site's Markdown extensions read it."""
+    blocks: list[tuple[str, dict[str, str]]] = []
+
+    def validator(language, inputs, options, attrs, md):
+        options.update(inputs)
+        return True
+
+    def formatter(source, language, class_name, options, md, **kwargs):
+        if str(options.get("exec", "")).lower() in TRUE:
+            blocks.append((source, dict(options)))
+        return ""
+
+    fences = [{"name": name, "class": name, "validator": validator, "format": formatter} for name in ("python", "py")]
+    md = markdown.Markdown(
+        extensions=["pymdownx.snippets", "pymdownx.superfences", "admonition", "pymdownx.details", "md_in_html", "attr_list"],
+        extension_configs={"pymdownx.snippets": snippet_settings(base), "pymdownx.superfences": {"custom_fences": fences}},
+    )
+    md.convert(text)
+    return blocks
+
+
+def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [cell for cell in notebook.cells if cell.cell_type == "code"]
 
 
 def stream_text(cell: nbformat.NotebookNode, name: str = "stdout") -> str:
@@ -60,11 +91,162 @@ def html_outputs(cell: nbformat.NotebookNode) -> list[str]:
     ]
 
 
-def cell_printing(notebook: nbformat.NotebookNode, marker: str) -> nbformat.NotebookNode:
-    """The one code cell whose printed output contains `marker`."""
-    found = [cell for cell in notebook.cells if cell.cell_type == "code" and marker in stream_text(cell)]
-    assert len(found) == 1, f"{len(found)} cells print {marker!r}"
-    return found[0]
+def chapter_pages() -> list[tuple[str, str]]:
+    return [(path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(DOCS.glob(hook.CHAPTERS))]
+
+
+@pytest.fixture(scope="module")
+def generated() -> nbformat.NotebookNode:
+    """The notebook made from this checkout's chapters."""
+    return hook.tutorial_notebook(chapter_pages(), expander(REPO), site_url="https://site.test/")
+
+
+# ---- generated from the chapters ------------------------------------------------------------------------
+
+
+SYNTHETIC_CHAPTER = '''\
+---
+description: a page's front matter is not part of the notebook
+---
+
+# 9 · A small chapter
+
+Some prose with \\(w=2\\) inline, `a \\(code\\) span` and a [link](../reference.md#glassgrad.Value).
+
+\\[ L = e^2 \\]
+
+```python exec="1" session="small"
+--8<-- "snippets/small/setup.py"
+```
+
+## Run it
+
+```python exec="1" source="above" result="text" session="small"
+print("L =", square(3))
+```
+
+```python exec="1" html="1" session="small"
+figure = Figure("<b>bold</b>")
+print(figure)
+for part in (figure, figure):
+    print(part)
+print("two", "arguments")
+
+
+def helper():
+    print(figure)
+```
+
+Shown, never run:
+
+```python title="example.py"
+print("not executed")
+```
+
+```pycon exec="1" session="small"
+>>> total = square(2) +\\
+... 1
+>>> total
+5
+```
+'''
+
+SNIPPET = '''\
+def square(value):
+    return value * value
+
+
+class Figure:
+    def __init__(self, html):
+        self.html = html
+
+    def _repr_html_(self):
+        return self.html
+'''
+
+
+def write_synthetic_chapter(root: Path) -> None:
+    (root / "snippets" / "small").mkdir(parents=True)
+    (root / "snippets" / "small" / "setup.py").write_text(SNIPPET, encoding="utf-8")
+
+
+def test_a_chapter_becomes_markdown_and_code_cells(tmp_path: Path) -> None:
+    write_synthetic_chapter(tmp_path)
+    cells = hook.chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path), page_url="chapters/9-small.md", site_url="https://site.test/docs/")
+    assert [cell.cell_type for cell in cells] == ["markdown", "code", "markdown", "code", "code", "markdown", "code"]
+    title, setup, heading, listing, figures, shown, console = (cell.source for cell in cells)
+    assert title == (
+        "## 9 · A small chapter\n\n"
+        "Some prose with $w=2$ inline, `a \\(code\\) span` and a [link](https://site.test/docs/reference/#glassgrad.Value).\n\n"
+        "$$ L = e^2 $$"
+    )
+    assert setup == SNIPPET.strip("\n")  # the include, expanded
+    assert heading == "### Run it"
+    assert listing == 'print("L =", square(3))'
+    assert figures == textwrap.dedent('''\
+        figure = Figure("<b>bold</b>")
+        display(figure)
+        for part in (figure, figure):
+            display(part)
+        print("two", "arguments")
+
+
+        def helper():
+            print(figure)''')
+    assert shown == 'Shown, never run:\n\n```python\nprint("not executed")\n```'
+    assert console == "total = square(2) +\\\n1\ntotal"
+
+
+def test_the_synthetic_chapter_runs_and_displays_its_html(tmp_path: Path, kernel_manager: KernelManager) -> None:
+    write_synthetic_chapter(tmp_path)
+    notebook = hook.tutorial_notebook([("chapters/9-small.md", SYNTHETIC_CHAPTER)], expander(tmp_path))
+    notebook.cells = [cell for cell in notebook.cells if "stylesheet" not in cell.source]  # no glassgrad needed here
+    NotebookClient(notebook, km=kernel_manager, timeout=120, allow_errors=False).execute()
+    listing, figures, console = code_cells(notebook)[1:]
+    assert stream_text(listing) == "L = 9\n"
+    assert html_outputs(figures) == ["<b>bold</b>"] * 3 and stream_text(figures) == "two arguments\n"
+    assert [output.data["text/plain"] for output in console.outputs if output.output_type == "execute_result"] == ["5"]
+
+
+def test_editing_a_snippet_edits_the_notebook(tmp_path: Path) -> None:
+    write_synthetic_chapter(tmp_path)
+    before = hook.chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
+    (tmp_path / "snippets" / "small" / "setup.py").write_text("def square(value):\n    return value ** 2\n", encoding="utf-8")
+    after = hook.chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
+    assert before[1].source != after[1].source == "def square(value):\n    return value ** 2"
+    assert [cell.source for cell in before[2:]] == [cell.source for cell in after[2:]]
+
+
+def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbformat.NotebookNode) -> None:
+    expected = []
+    for _, text in chapter_pages():
+        for code, options in executed_blocks(text, REPO):
+            expected.append(code.strip("\n"))
+    cells = [cell.source for cell in code_cells(generated)]
+    assert cells[0] == hook.SETUP  # the stylesheet, for the figures' colours outside the site
+    # html="1" blocks print HTML fragments; in the notebook, `display` shows them.
+    assert [cell.replace("display(", "print(") for cell in cells[1:]] == expected
+    assert len(expected) >= 20
+
+
+def test_every_chapter_heading_and_paragraph_is_in_the_notebook(generated: nbformat.NotebookNode) -> None:
+    prose = "\n".join(cell.source for cell in generated.cells if cell.cell_type == "markdown")
+    for _, text in chapter_pages():
+        outside_fences = re.sub(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", "", text, flags=re.MULTILINE | re.DOTALL)
+        headings = re.findall(r"^(#{1,5}) (.+)$", outside_fences, re.MULTILINE)
+        assert headings and all(f"#{level} {title}\n" in prose + "\n" for level, title in headings)
+    assert "\\(" not in prose and "description:" not in prose  # math as Jupyter writes it; no front matter
+
+
+def test_notebook_is_valid_and_the_same_every_time(generated: nbformat.NotebookNode) -> None:
+    again = hook.tutorial_notebook(chapter_pages(), expander(REPO), site_url="https://site.test/")
+    nbformat.validate(generated)
+    assert nbformat.writes(again) == nbformat.writes(generated)  # stable cell ids: the page and download change only with the chapters
+    assert generated.metadata["kernelspec"]["language"] == "python"
+    assert not list(DOCS.rglob("*.ipynb")), "generated notebooks must not land in docs/"
+
+
+# ---- run in a fresh kernel ------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -78,217 +260,110 @@ def kernel_manager(tmp_path_factory: pytest.TempPathFactory) -> KernelManager:
 
 
 @pytest.fixture(scope="module")
-def executed(kernel_manager: KernelManager) -> tuple[nbformat.NotebookNode, str]:
-    """The notebook executed top to bottom in one fresh kernel; then, in that same kernel, the final
-    check re-run after one gradient was tampered with. Returns (notebook, the tampered run's error)."""
-    notebook = jupytext.read(SOURCE, fmt="py:percent")
-    client = NotebookClient(notebook, km=kernel_manager, timeout=180, allow_errors=False)
-    final_check = next(cell for cell in reversed(notebook.cells) if "compare(nodes, reference)" in cell.source)
-    with client.setup_kernel():
-        for index, cell in enumerate(notebook.cells):
-            client.execute_cell(cell, index)
-        tamper = nbformat.v4.new_code_cell('fused["w"].grad += 1e-9\n' + final_check.source)
-        try:
-            client.execute_cell(tamper, len(notebook.cells))
-        except CellExecutionError as error:
-            tampered_error = str(error)
-        else:
-            tampered_error = ""
-    return notebook, tampered_error
+def executed(generated: nbformat.NotebookNode, kernel_manager: KernelManager) -> nbformat.NotebookNode:
+    """The generated notebook, executed top to bottom in one fresh kernel."""
+    notebook = nbformat.from_dict(generated)
+    NotebookClient(notebook, km=kernel_manager, timeout=300, allow_errors=False).execute()
+    return notebook
 
 
-# ---- the notebook itself, in a fresh kernel --------------------------------------------------------------
-
-
-def test_source_is_a_percent_script_without_outputs() -> None:
-    text = SOURCE.read_text(encoding="utf-8")
-    assert "format_name: percent" in text and text.count("\n# %%") >= 20
-    notebook = jupytext.read(SOURCE, fmt="py:percent")
-    assert notebook.metadata["kernelspec"]["language"] == "python"
-    assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
-    assert not list((REPO / "docs").rglob("*.ipynb")), "generated notebooks must not land in docs/"
-
-
-def test_every_cell_runs_without_errors_or_warnings(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    notebook, _ = executed
-    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert all(cell.execution_count for cell in code_cells)
-    for cell in code_cells:
+def test_every_cell_runs_without_errors_or_warnings(executed: nbformat.NotebookNode) -> None:
+    for cell in code_cells(executed):
+        assert cell.execution_count
         assert not [output for output in cell.outputs if output.output_type == "error"], cell.source
         assert stream_text(cell, "stderr") == "", (cell.source, stream_text(cell, "stderr"))
 
 
-def test_first_cell_styles_the_figures(executed: tuple[nbformat.NotebookNode, str]) -> None:
+def test_reproduces_the_tutorial_numbers(executed: nbformat.NotebookNode) -> None:
+    printed = "\n".join(stream_text(cell) for cell in code_cells(executed))
+    assert re.search(r"\bL\s*=\s*(tensor\()?9(\.0*)?\b", printed), printed[:3000]
+    assert re.search(r"\bw\.grad\s*=\s*(tensor\()?-18(\.0*)?\b", printed), printed[:3000]
+
+
+def test_html_blocks_display_html(executed: nbformat.NotebookNode) -> None:
     from glassgrad.viz import stylesheet
 
-    notebook, _ = executed
-    first = next(cell for cell in notebook.cells if cell.cell_type == "code")
-    assert html_outputs(first) == [str(stylesheet())]
+    cells = code_cells(executed)
+    assert html_outputs(cells[0]) == [str(stylesheet())]
+    displaying = [cell for cell in cells[1:] if "display(" in cell.source]
+    assert displaying and all(html_outputs(cell) for cell in displaying)
+    assert not [cell for cell in cells if "<svg" in stream_text(cell) or 'class="gg' in stream_text(cell)]  # no figure printed as text
 
 
-def test_pytorch_forward_and_leaf_gradients(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    notebook, _ = executed
-    reference = torch_linear_loss()
-    inputs, forward = stream_text(cell_printing(notebook, "Forward:")).splitlines()
-    assert inputs == "Inputs: " + ", ".join(f"{name} = {value:g}" for name, value in LINEAR_INPUTS.items())
-    assert forward == "Forward: " + " , ".join(f"{name} = {reference[name][0]}" for name in "maeL")
-    printed = stream_text(cell_printing(notebook, "w.grad = tensor"))
-    grads = dict(re.findall(r"^(\w)\.grad = tensor\((-?[\d.]+)\)$", printed, re.MULTILINE))
-    assert {name: float(text) for name, text in grads.items()} == {name: reference[name][1] for name in "wxby"}
+# ---- the hook in a small site ----------------------------------------------------------------------------
 
 
-def test_table_lists_every_node_with_pytorch_numbers(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    notebook, _ = executed
-    reference = torch_linear_loss()
-    rows = re.findall(r"^(\w+)\s+(-?[\d.]+)\s+(-?[\d.]+)$", stream_text(cell_printing(notebook, "node     value")), re.MULTILINE)
-    assert {name: (float(value), float(grad)) for name, value, grad in rows} == reference
-    assert [name for name, _, _ in rows] == list(linear_loss())  # the engine's dependency-safe order
+def jupyter_plugin_block() -> str:
+    """The mkdocs-jupyter entry of the real mkdocs.yml, as text (it holds an !ENV tag that MkDocs resolves)."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    block = re.search(r"^  - mkdocs-jupyter:\n(?:      .*\n)+", text, re.MULTILINE)
+    assert block, "mkdocs.yml has no mkdocs-jupyter plugin entry"
+    return block[0]
 
 
-def test_value_has_a_compact_rich_display(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    notebook, _ = executed
-    nodes = linear_loss()
-    backward(nodes["L"])
-    cell = next(cell for cell in notebook.cells if cell.cell_type == "code" and cell.source.strip() == 'engine_nodes["w"]')
-    assert html_outputs(cell) == [nodes["w"]._repr_html_()]
-    assert "<b>w</b>" in html_outputs(cell)[0] and f"<code>{nodes['w'].grad:g}</code>" in html_outputs(cell)[0]
-
-
-def test_text_trace_is_the_engine_backward(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    notebook, _ = executed
-    nodes = linear_loss()
-    steps = backward(nodes["L"])
-    expected = "".join(
-        f"{number}. {step.output.label} → {step.parent.label}: {step.upstream:g} × {step.local:g} = "
-        f"{step.contribution:g}; {step.parent.label}.grad {step.before:g} → {step.after:g}\n"
-        for number, step in enumerate(steps, start=1)
+def small_site(root: Path, cell: str) -> Path:
+    """A site with one chapter whose only executed block is `cell`, built with the real hook and plugin settings."""
+    (root / "docs" / "chapters").mkdir(parents=True, exist_ok=True)
+    (root / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (root / "docs" / "chapters" / "1-small.md").write_text(
+        f'# 1 · Small\n\nWith \\(w=2\\):\n\n```python exec="1"\n{cell}\n```\n', encoding="utf-8"
     )
-    assert stream_text(cell_printing(notebook, "1. L → e")) == expected
-
-
-def test_figures_and_players_display_as_html(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    notebook, _ = executed
-    rich = [html for cell in notebook.cells if cell.cell_type == "code" for html in html_outputs(cell)]
-    players = [html for html in rich if 'class="gg-frames"' in html]
-    # One ordering walk and one backward replay in chapter 2; two side-by-side pairs in chapter 3.
-    assert len(players) == 4 and all("<script>" in html for html in players)
-    assert sum(html.count('class="gg-frames"') for html in players) == 6
-    # The graph figures are exactly what draw_graph renders for the same graphs, built here afresh.
-    from glassgrad.viz import draw_graph
-
-    nodes = linear_loss()
-    before = str(draw_graph(nodes["L"], show_grad=False))
-    backward(nodes["L"])
-    fused = sigmoid_neuron(fused=True)
-    backward(fused["L"])
-    for figure in (before, str(draw_graph(nodes["L"])), str(draw_graph(fused["L"], min_width=1180))):
-        assert figure in rich
-
-
-def test_fused_and_atomic_counts_come_from_the_engine(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    notebook, _ = executed
-    printed = stream_text(cell_printing(notebook, "reverse edges"))
-    for name, fused in (("fused", True), ("atomic", False)):
-        nodes = sigmoid_neuron(fused=fused)
-        steps = backward(nodes["L"])
-        assert f"{name}: {len(nodes)} values, {len(steps)} reverse edges" in printed.replace(":  ", ": ")
-    fused = sigmoid_neuron(fused=True)
-    backward(fused["L"])
-    final = ", ".join(f"{name} = {fused[name].grad:g}" for name in ("w", "x", "b", "y"))
-    assert f"final gradients: {final}" in stream_text(cell_printing(notebook, "final gradients"))
-
-
-def test_ends_with_every_node_checked_against_pytorch(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    notebook, _ = executed
-    last_code = [cell for cell in notebook.cells if cell.cell_type == "code"][-1]
-    total = 2 * len(linear_loss()) + len(sigmoid_neuron(fused=True)) + len(sigmoid_neuron(fused=False))
-    lines = stream_text(last_code).splitlines()
-    assert lines[-1] == f"✓ Every value and every gradient of all {total} nodes matches PyTorch."
-    assert len(lines) == 5 and all(line.endswith("nodes match") for line in lines[:-1])
-
-
-def test_final_check_fails_loudly_on_a_wrong_gradient(executed: tuple[nbformat.NotebookNode, str]) -> None:
-    _, tampered_error = executed
-    assert "MismatchError" in tampered_error, tampered_error[-2000:]
-    assert "w.grad: glassgrad" in tampered_error, tampered_error[-2000:]
-
-
-def test_follows_changed_example_inputs(kernel_manager: KernelManager) -> None:
-    """With other inputs in glassgrad.examples, every cell still passes and prints the new numbers."""
-    linear_changes, sigmoid_changes = {"w": LINEAR_INPUTS["w"] + 0.5, "y": LINEAR_INPUTS["y"] + 1.0}, {"b": 0.5}
-    notebook = jupytext.read(SOURCE, fmt="py:percent")
-    change = (  # in place: torch_reference imported the same dicts
-        "import glassgrad.examples\n"
-        f"glassgrad.examples.LINEAR_INPUTS.update({linear_changes!r})\n"
-        f"glassgrad.examples.SIGMOID_INPUTS.update({sigmoid_changes!r})\n"
+    (root / "mkdocs.yml").write_text(
+        "site_name: notebook hook test\n"
+        "plugins:\n" + jupyter_plugin_block() +
+        f"hooks:\n  - {REPO / 'docs' / 'hooks' / 'notebook.py'}\n"
+        "markdown_extensions:\n  - pymdownx.superfences\n  - pymdownx.snippets:\n      check_paths: true\n"
+        "nav:\n  - Home: index.md\n  - chapters/1-small.md\n  - Notebook: notebook/tutorial.ipynb\n",
+        encoding="utf-8",
     )
-    notebook.cells.insert(0, nbformat.v4.new_code_cell(change))
-    NotebookClient(notebook, km=kernel_manager, timeout=180, allow_errors=False).execute()
-    reference = torch_linear_loss(**linear_changes)
-    forward = stream_text(cell_printing(notebook, "Forward:")).splitlines()[1]
-    assert forward == "Forward: " + " , ".join(f"{name} = {reference[name][0]}" for name in "maeL")
-    fused = sigmoid_neuron(fused=True, **sigmoid_changes)
-    backward(fused["L"])
-    final = ", ".join(f"{name} = {fused[name].grad:g}" for name in ("w", "x", "b", "y"))
-    assert f"final gradients: {final}" in stream_text(cell_printing(notebook, "final gradients"))
-    assert "matches PyTorch." in stream_text([cell for cell in notebook.cells if cell.cell_type == "code"][-1])
+    return root / "site"
 
 
-# ---- the hook -------------------------------------------------------------------------------------------
+@pytest.mark.site
+def test_small_site_runs_the_notebook_once_per_engine(tmp_path: Path) -> None:
+    site = small_site(tmp_path, 'print("forward", 6 * 7)')
+    first = build_site(tmp_path, site, pythonpath=REPO / "src").stdout
+    assert "Converting notebook (execute=True)" in first
+    html = page_html(site, PAGE)
+    assert "forward 42" in html and 'href="tutorial.ipynb" download' in html and '<span class="arithmatex">\\(w=2\\)</span>' in html
+    published = nbformat.read(site / "notebook" / "tutorial" / "tutorial.ipynb", as_version=4)
+    assert [cell.source for cell in code_cells(published)] == [hook.SETUP, 'print("forward", 6 * 7)']
+    # Same chapters, same engine: mkdocs-jupyter's cache serves the page, no kernel starts.
+    second = build_site(tmp_path, site, pythonpath=REPO / "src").stdout
+    assert "Cache hit" in second and "Converting notebook" not in second
+    # A changed engine is a new notebook: it runs again.
+    engine = tmp_path / "engine"
+    shutil.copytree(REPO / "src", engine, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    with (engine / "glassgrad" / "__init__.py").open("a", encoding="utf-8") as module:
+        module.write("\n# changed\n")
+    third = build_site(tmp_path, site, pythonpath=engine).stdout
+    assert "Converting notebook (execute=True)" in third
+    assert sorted(path.name for path in (tmp_path / "docs").rglob("*")) == ["1-small.md", "chapters", "index.md"]
 
 
-def test_generated_notebook_is_valid_and_the_same_every_time(tmp_path: Path) -> None:
-    hook = load_notebook_hook()
-    first = hook.percent_to_ipynb(SOURCE, tmp_path / "first" / "tutorial.ipynb").read_bytes()
-    second = hook.percent_to_ipynb(SOURCE, tmp_path / "second" / "tutorial.ipynb").read_bytes()
-    assert first == second  # stable cell ids: the published page and download do not change between builds
-    notebook = nbformat.reads(first.decode("utf-8"), as_version=4)
-    nbformat.validate(notebook)
-    assert [cell.id for cell in notebook.cells] == [f"cell-{index}" for index in range(len(notebook.cells))]
-    assert [cell.source for cell in notebook.cells] == [cell.source for cell in jupytext.read(SOURCE, fmt="py:percent").cells]
+@pytest.mark.site
+def test_a_raising_cell_fails_the_build(tmp_path: Path) -> None:
+    site = small_site(tmp_path, 'raise RuntimeError("deliberate notebook failure")')
+    finished = build_site(tmp_path, site, pythonpath=REPO / "src", check=False)
+    assert finished.returncode != 0 and "deliberate notebook failure" in finished.stdout, finished.stdout[-3000:]
+    assert not (site / "notebook" / "tutorial" / "index.html").exists()
 
 
-
-def test_split_prints_are_merged_into_one_output() -> None:
-    hook = load_notebook_hook()
-    cell = nbformat.v4.new_code_cell("print('PyTorch:', error)")
-    cell.outputs = [
-        nbformat.v4.new_output("stream", name="stdout", text="PyTorch:"),
-        nbformat.v4.new_output("stream", name="stdout", text=" grad can be implicitly created\n"),
-        nbformat.v4.new_output("stream", name="stderr", text="a warning\n"),
-        nbformat.v4.new_output("stream", name="stdout", text="with seed [1, 1]\n"),
-    ]
-    notebook = hook.merge_streams(nbformat.v4.new_notebook(cells=[cell]))
-    assert [(output.name, output.text) for output in notebook.cells[0].outputs] == [
-        ("stdout", "PyTorch: grad can be implicitly created\n"),
-        ("stderr", "a warning\n"),
-        ("stdout", "with seed [1, 1]\n"),
-    ]
-
-
-def test_math_becomes_arithmatex_outside_code() -> None:
-    hook = load_notebook_hook()
-    html = hook.math_to_arithmatex("<p>$$L=e^2$$</p><p>with $w=2$, <code>$x$</code> and $y=10$</p>")
-    assert html == (
-        '<div class="arithmatex">\\[L=e^2\\]</div><p>with <span class="arithmatex">\\(w=2\\)</span>, '
-        '<code>$x$</code> and <span class="arithmatex">\\(y=10\\)</span></p>'
-    )
-
-
-def test_page_rewrite_drops_cdn_loaders_and_adds_the_download_link() -> None:
-    hook = load_notebook_hook()
+def test_page_rewrite_drops_cdn_loaders_converts_math_and_adds_the_download_link() -> None:
     rendered = (
         '<!-- Load mathjax -->\n<script src="https://cdn.example/mathjax.js"> </script>\n<!-- MathJax configuration -->\n'
         '<script type="text/x-mathjax-config">init_mathjax()</script>'
         '<script type="module">const m = await import("https://cdn.example/mermaid.mjs");</script>'
         "<script>window.keep = 1;</script>"
-        '<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"><h1>Title</h1><p>$a=b$</p></div>'
+        '<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput"><h1>Title</h1>'
+        "<p>$$L=e^2$$</p><p>with $a=b$ and <code>$x$</code></p></div>"
         "<style>\n['pre { line-height: 125%; }']\n</style>"
     )
     page = hook.notebook_page_html(rendered)
     assert "cdn.example" not in page and "x-mathjax-config" not in page and "['pre" not in page
     assert "<script>window.keep = 1;</script>" in page
-    assert '<span class="arithmatex">\\(a=b\\)</span>' in page
+    assert '<div class="arithmatex">\\[L=e^2\\]</div>' in page and '<span class="arithmatex">\\(a=b\\)</span>' in page
+    assert "<code>$x$</code>" in page
     assert '<h1>Title</h1><p class="gg-notebook-download"><a href="tutorial.ipynb" download>' in page
 
 
@@ -313,36 +388,35 @@ class _Links(HTMLParser):
 
 
 def links_of(html: str) -> _Links:
-    """Parse one page's links."""
     parser = _Links()
     parser.feed(html)
     parser.close()
     return parser
 
 
+def players(html: str) -> int:
+    return html.count("data-gg-player=")
+
+
 @pytest.mark.site
 def test_page_shows_the_executed_outputs(built_site: Path) -> None:
     html = page_html(built_site, PAGE)
-    total = 2 * len(linear_loss()) + len(sigmoid_neuron(fused=True)) + len(sigmoid_neuron(fused=False))
-    assert f"✓ Every value and every gradient of all {total} nodes matches PyTorch." in html
-    reference = torch_linear_loss()
-    assert "Forward: " + " , ".join(f"{name} = {reference[name][0]}" for name in "maeL") in html
-    assert html.count('class="gg-frames"') == 6 and "Out[" in html
+    assert "Out[" in html or "jp-OutputArea-output" in html
     assert "Traceback" not in html and 'class="jp-OutputArea-output" data-mime-type="application/vnd.jupyter.stderr"' not in html
+    # Every player of the chapters, once more on the notebook page.
+    chapters = [f"{path[: -len('.md')]}/" for path, _ in chapter_pages()]
+    assert players(html) == sum(players(page_html(built_site, page)) for page in chapters) > 0
 
 
 @pytest.mark.site
-def test_download_link_serves_a_valid_notebook(built_site: Path) -> None:
+def test_download_link_serves_the_chapters_notebook(built_site: Path, generated: nbformat.NotebookNode) -> None:
     downloads = links_of(page_html(built_site, PAGE)).downloads
     assert len(downloads) == 1
     target = urlsplit(urljoin(f"https://site.test/{PAGE}", downloads[0])).path.lstrip("/")
-    notebook_path = built_site / target
-    assert notebook_path.suffix == ".ipynb" and notebook_path.is_file()
-    published = nbformat.read(notebook_path, as_version=4)
+    published = nbformat.read(built_site / target, as_version=4)
     nbformat.validate(published)
-    source = jupytext.read(SOURCE, fmt="py:percent")
-    assert [cell.source for cell in published.cells] == [cell.source for cell in source.cells]
-    assert not (built_site / "notebook" / "tutorial.py").exists()  # the script is the source, not an asset
+    assert [cell.source for cell in code_cells(published)] == [cell.source for cell in code_cells(generated)]
+    assert not [cell for cell in code_cells(published) if cell.outputs]  # the download is for running, not reading
 
 
 @pytest.mark.site
@@ -360,86 +434,14 @@ def test_page_loads_nothing_from_outside_the_site(built_site: Path) -> None:
 def test_page_math_is_mathml(built_site: Path) -> None:
     html = page_html(built_site, PAGE)
     markdown_cells = re.findall(r'jp-RenderedMarkdown[^>]*>(.*?)</div>\s*</div>', html, re.DOTALL)
-    assert markdown_cells and html.count("<math ") >= 20
-    assert not [cell for cell in markdown_cells if re.search(r"\$[^$<]+\$", re.sub(r"<code>.*?</code>", "", cell))]
+    assert markdown_cells and html.count("<math ") >= 10
+    assert not [cell for cell in markdown_cells if re.search(r"\$[^$<]+\$", re.sub(r"<code>.*?</code>", "", cell, flags=re.DOTALL))]
 
 
 @pytest.mark.site
 def test_notebook_is_in_the_nav(built_site: Path) -> None:
     home = page_html(built_site, "")
     assert re.search(r'<a href="notebook/tutorial/"[^>]*>\s*(<span[^>]*>)?\s*Notebook', home)
-
-
-# ---- a failing cell fails the build ----------------------------------------------------------------------
-
-
-def jupyter_plugin_config() -> dict:
-    """The mkdocs-jupyter settings of the real mkdocs.yml (read from its text: the file has custom tags)."""
-    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    block = re.search(r"^  - mkdocs-jupyter:\n((?:      .*\n)+)", text, re.MULTILINE)
-    assert block, "mkdocs.yml has no mkdocs-jupyter plugin entry"
-    return yaml.safe_load(textwrap.dedent(block[1]))
-
-
-def test_plugin_settings() -> None:
-    settings = jupyter_plugin_config()
-    assert settings["include"] == ["*.ipynb"]
-    # docs/hooks/notebook.py executes the notebook itself, in the background (the build test below runs it),
-    # and hands its rendering to the plugin as a cache entry (the hook points cache_dir at a private temporary folder).
-    assert settings["execute"] is False and settings["allow_errors"] is False and settings["cache"] is True
-    assert "cache_dir" not in settings
-    assert settings["include_source"] is True and settings["include_requirejs"] is False
-
-
-@pytest.mark.site
-@pytest.mark.parametrize("raises", [False, True])
-def test_small_site_builds_and_a_raising_cell_fails_it(tmp_path: Path, raises: bool) -> None:
-    (tmp_path / "docs" / "notebook").mkdir(parents=True)
-    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
-    body = 'raise RuntimeError("deliberate notebook failure")' if raises else 'print("forward", 6 * 7)'
-    (tmp_path / "docs" / "notebook" / "tutorial.py").write_text(
-        f"# %% [markdown]\n# # A notebook\n#\n# with $w=2$\n\n# %%\n{body}\n", encoding="utf-8"
-    )
-    config = {
-        "site_name": "notebook hook test",
-        "docs_dir": "docs",
-        "plugins": [{"mkdocs-jupyter": jupyter_plugin_config()}],
-        "hooks": [str(REPO / "docs" / "hooks" / "notebook.py")],
-        "nav": [{"Home": "index.md"}, {"Notebook": "notebook/tutorial.ipynb"}],
-    }
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")]
-    environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    finished = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300)
-    log = finished.stdout + finished.stderr
-    if raises:
-        assert finished.returncode != 0 and "deliberate notebook failure" in log, log[-3000:]
-        assert not (tmp_path / "site" / "notebook" / "tutorial" / "index.html").exists()
-    else:
-        assert finished.returncode == 0, log[-3000:]
-        assert "Cache hit" in log and "Converting notebook" not in log  # the child process's rendering was used
-        html = (tmp_path / "site" / "notebook" / "tutorial" / "index.html").read_text(encoding="utf-8")
-        assert "forward 42" in html and 'href="tutorial.ipynb" download' in html
-        nbformat.validate(nbformat.read(tmp_path / "site" / "notebook" / "tutorial" / "tutorial.ipynb", as_version=4))
-    assert sorted(path.name for path in (tmp_path / "docs").rglob("*")) == ["index.md", "notebook", "tutorial.py"]
-    assert not (tmp_path / ".cache").exists()  # the plugin's cache lived in the hook's temporary folder
-
-
-def test_child_process_renders_what_the_build_process_would(tmp_path: Path) -> None:
-    """The page handed to mkdocs-jupyter from the child process is the plugin's own rendering, byte for byte."""
-    hook = load_notebook_hook()
-    notebook = hook.percent_to_ipynb(SOURCE, tmp_path / "notebook" / "tutorial.ipynb")
-    from mkdocs_jupyter.plugin import Plugin
-
-    plugin = Plugin()
-    errors, warnings = plugin.load_config(jupyter_plugin_config())  # mkdocs.yml's settings and the plugin's defaults
-    assert not errors and not warnings
-    options = hook._render_options(SimpleNamespace(plugins={"mkdocs-jupyter": plugin}))
-    assert options is not None and options["execute"] is False
-    in_process = hook.render_notebook(notebook, options)
-    from_child = json.loads(hook.ChildRenderer(notebook, options).render())
-    assert from_child == in_process
-    assert "jp-Notebook" in in_process["content"] and in_process["toc_tokens"]
 
 
 # ---- the published page in a browser ---------------------------------------------------------------------
@@ -458,7 +460,6 @@ def test_page_in_a_browser(built_site: Path) -> None:
     """No console error, no request outside the site, every player ready, state cards laid out as on the site."""
     import functools
     import http.server
-    import shutil
     import threading
 
     playwright_api = pytest.importorskip("playwright.sync_api")
@@ -492,8 +493,5 @@ def test_page_in_a_browser(built_site: Path) -> None:
         server.shutdown()
         server.server_close()
     assert errors == [] and outside == []
-    assert ready == 6
-    nodes = linear_loss()
-    fields_per_card = {name: 4 + 3 * len(node.parents) for name, node in nodes.items()}  # .data .grad .op .parents + 3 per link
-    assert len(lines) == sum(fields_per_card.values())
-    assert set(lines) == {1}, lines  # Jupyter's own dl/dt/dd rules would wrap ".parents" one letter per line
+    assert ready == players(page_html(built_site, PAGE)) > 0
+    assert set(lines) <= {1}, lines  # Jupyter's own dl/dt/dd rules would wrap ".parents" one letter per line
