@@ -39,17 +39,18 @@ INTRODUCTION = """\
 # glassgrad: the whole tutorial in one notebook
 
 The chapters of the tutorial, in one notebook that runs top to bottom: the same code, in the same
-order, with the same words. To run it yourself, `pip install "glassgrad[torch,viz]"` (the figures
-also need Graphviz's `dot`). The first cell loads glassgrad's stylesheet, which gives the figures
-their colours outside the site."""
+order, with the same words. To run it yourself, install glassgrad with its `torch` and `viz` extras
+(the figures also need Graphviz's `dot`). The first cell loads glassgrad's stylesheet, which gives
+the figures their colours outside the site."""
 
 SETUP = "from glassgrad.viz import stylesheet\n\nstylesheet()"
 
 DOWNLOAD_NOTE = (
     '<p class="gg-notebook-download"><a href="{name}" download>Download this notebook ({name})</a>'
-    " and run it in Jupyter; the page below shows the outputs of the run made while the site was built.</p>"
+    " and run it in Jupyter; below, the same notebook with its outputs.</p>"
 )
 
+NEXT_LINK = "**Next:**"  # a page's closing link to the next page of the nav
 EXEC_PYTHON = {"python", "py", "pycon"}  # markdown-exec's Python languages
 TRUE = {"1", "true", "yes", "on"}
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?(?P<lang>[\w+-]*)(?P<options>[^\n`]*?)\}?[ \t]*$")
@@ -167,7 +168,8 @@ def chapter_cells(text: str, expand: Callable[[str], str], *, page_url: str = ""
             if line.startswith("#"):
                 flush()
                 line = "#" + line
-            prose.append(line)
+            if not line.startswith(NEXT_LINK):  # in the notebook, the next chapter is the next cell
+                prose.append(line)
             index += 1
             continue
         indent, fence = opening["indent"], opening["fence"]
