@@ -111,8 +111,11 @@ for part in (figure, figure):
 print("two", "arguments")
 
 
-def helper():
-    print(figure)"""
+def show_again():
+    print(figure)
+
+
+show_again()"""
 
 SYNTHETIC_CHAPTER = '''\
 ---
@@ -187,8 +190,8 @@ def test_a_chapter_becomes_markdown_and_code_cells(tmp_path: Path) -> None:
     assert setup == SNIPPET.strip("\n")  # the include, expanded
     assert heading == "### Run it"
     assert listing == 'print("L =", square(3))'
-    # Each statement print(one fragment) shows it; a print of two values, or inside a function, stays.
-    assert figures == FIGURES.replace("\nprint(figure)", "\ndisplay(figure)").replace("    print(part)", "    display(part)")
+    # Each statement print(one fragment) shows it; a print of two values stays.
+    assert figures == FIGURES.replace("print(figure)", "display(figure)").replace("print(part)", "display(part)")
     assert shown == 'Shown, never run:\n\n```python\nprint("not executed")\n```'
     assert console == "total = square(2) +\\\n1\ntotal"  # and no closing "Next:" link: the next chapter follows
 
@@ -200,7 +203,7 @@ def test_the_synthetic_chapter_runs_and_displays_its_html(tmp_path: Path, kernel
     NotebookClient(notebook, km=kernel_manager, timeout=120, allow_errors=False).execute()
     listing, figures, console = code_cells(notebook)[1:]
     assert stream_text(listing) == "L = 9\n"
-    assert html_outputs(figures) == ["<b>bold</b>"] * 3 and stream_text(figures) == "two arguments\n"
+    assert html_outputs(figures) == ["<b>bold</b>"] * 4 and stream_text(figures) == "two arguments\n"
     assert [output.data["text/plain"] for output in console.outputs if output.output_type == "execute_result"] == ["5"]
 
 

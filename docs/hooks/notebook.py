@@ -85,28 +85,14 @@ def fence_options(text: str) -> dict[str, str]:
 
 
 def displayed(code: str) -> str:
-    """`code` with each statement ``print(x)`` (outside functions) written ``display(x)``.
-
-    An ``html="1"`` block prints HTML fragments into the page; in Jupyter, ``display`` shows the
-    same fragment through its ``_repr_html_``.
-    """
-    tree = ast.parse(code)
-    spots = []
-    todo: list[ast.AST] = [tree]
-    while todo:
-        node = todo.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-                continue
-            call = child.value if isinstance(child, ast.Expr) else None
-            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print":
-                if len(call.args) == 1 and not call.keywords:
-                    spots.append((call.func.lineno, call.func.col_offset))
-            todo.append(child)
+    """`code` with each statement ``print(x)`` written ``display(x)``: an ``html="1"`` block prints
+    HTML fragments into the page, and in Jupyter ``display`` shows them through their ``_repr_html_``."""
+    calls = [node.value for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)]
+    prints = [call.func for call in calls if getattr(call.func, "id", None) == "print" and len(call.args) == 1 and not call.keywords]
     lines = code.split("\n")
-    for line, column in sorted(spots, reverse=True):
-        text = lines[line - 1]
-        lines[line - 1] = text[:column] + "display" + text[column + len("print") :]
+    for name in sorted(prints, key=lambda name: (name.lineno, name.col_offset), reverse=True):
+        line = lines[name.lineno - 1]
+        lines[name.lineno - 1] = line[: name.col_offset] + "display" + line[name.col_offset + len("print") :]
     return "\n".join(lines)
 
 
