@@ -225,7 +225,7 @@ def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbforma
     assert cells[0] == hook.SETUP  # the stylesheet, for the figures' colours outside the site
     # html="1" blocks print HTML fragments; in the notebook, `display` shows them.
     assert [cell.replace("display(", "print(") for cell in cells[1:]] == expected
-    assert len(expected) >= 20
+    assert len(expected) >= 10
 
 
 def test_every_chapter_heading_is_in_the_notebook_one_level_down(generated: nbformat.NotebookNode) -> None:
@@ -275,8 +275,9 @@ def test_every_cell_runs_without_errors_or_warnings(executed: nbformat.NotebookN
 
 def test_reproduces_the_tutorial_numbers(executed: nbformat.NotebookNode) -> None:
     printed = "\n".join(stream_text(cell) for cell in code_cells(executed))
-    assert re.search(r"\bL\s*=\s*(tensor\()?9(\.0*)?\b", printed), printed[:3000]
-    assert re.search(r"\bw\.grad\s*=\s*(tensor\()?-18(\.0*)?\b", printed), printed[:3000]
+    # Printed as `L = 9.0` and `w.grad = tensor(-18., ...)`, or as rows of the table of values and gradients.
+    assert re.search(r"\bL\s*=\s*(tensor\()?9(\.0*)?\b|^\s*L\s+9\.0+\s+1\.0+\s*$", printed, re.MULTILINE), printed[:3000]
+    assert re.search(r"\bw\.grad\s*=\s*(tensor\()?-18(\.0*)?\b|^\s*w\s+2\.0+\s+-18\.0+\s*$", printed, re.MULTILINE), printed[:3000]
 
 
 def test_html_blocks_display_html(executed: nbformat.NotebookNode) -> None:
