@@ -207,6 +207,30 @@ def test_the_synthetic_chapter_runs_and_displays_its_html(tmp_path: Path, kernel
     assert [output.data["text/plain"] for output in console.outputs if output.output_type == "execute_result"] == ["5"]
 
 
+SCRATCH_CHAPTER = """\
+# 2 · From scratch
+
+```python exec="1" source="above" session="scratch"
+--8<-- "src/glassgrad/scratch.py"
+```
+
+```python exec="1" source="above" result="text" session="scratch"
+w, x, b, y = Value(2.0, "w"), Value(3.0, "x"), Value(1.0, "b"), Value(10.0, "y")
+L = square(subtract(add(multiply(w, x), b), y))
+steps = backward(L)
+print("L =", L.data, "and w.grad =", w.grad)
+```
+"""
+
+
+def test_a_chapter_listing_the_scratch_engine_runs_that_engine(kernel_manager: KernelManager) -> None:
+    notebook = hook.tutorial_notebook([("chapters/2-scratch.md", SCRATCH_CHAPTER)], expander(REPO))
+    engine, example = code_cells(notebook)[1:]
+    assert engine.source == (REPO / "src" / "glassgrad" / "scratch.py").read_text(encoding="utf-8").strip("\n")
+    NotebookClient(notebook, km=kernel_manager, timeout=120, allow_errors=False).execute()
+    assert stream_text(example) == "L = 9.0 and w.grad = -18.0\n"
+
+
 def test_editing_a_snippet_edits_the_notebook(tmp_path: Path) -> None:
     write_synthetic_chapter(tmp_path)
     before = hook.chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
