@@ -3,6 +3,7 @@ import os
 import string
 from pathlib import Path
 
+import glassgrad.examples
 from glassgrad.examples import LINEAR_INPUTS
 
 
@@ -13,8 +14,8 @@ def fenced(language: str, text: str) -> str:
 
 def fill_template(template_path: str, inputs=None) -> str:
     """The template's text with `$w $x $b $y` replaced by `inputs` (default LINEAR_INPUTS) as float literals."""
-    # markdown-exec exports the folder of mkdocs.yml; paths stay right whatever the cwd.
-    root = Path(os.environ.get("MKDOCS_CONFIG_DIR", "."))
+    # markdown-exec exports the folder of mkdocs.yml (empty for `-f mkdocs.yml`); else the checkout glassgrad runs from.
+    root = Path(os.environ.get("MKDOCS_CONFIG_DIR") or Path(glassgrad.examples.__file__).parents[2])
     template = string.Template((root / template_path).read_text(encoding="utf-8"))
     inputs = LINEAR_INPUTS if inputs is None else inputs
     return template.substitute({name: repr(float(value)) for name, value in inputs.items()})
