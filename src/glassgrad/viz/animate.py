@@ -1,7 +1,7 @@
 """Step-through animations: the ordering walk and the backward pass, replayed on a `draw_graph` figure.
 
 Every frame is computed here, at build time, from the engine's own traces
-(`trace_dependency_safe_order` and the `backward` log), and embedded in the page as JSON inside
+(the ordering walk's events and the step log `backward` returned), and embedded in the page as JSON inside
 ``<script type="application/json" class="gg-frames">``. The browser script
 (``glassgrad.js``) only moves between frames: it toggles classes on the graph's elements
 (addressed by `draw_graph`'s stable ids) and copies the pre-formatted numbers into the SVG.
@@ -14,7 +14,7 @@ script runs.
 Frame format (``json.loads`` of the embedded script; ids are element ids of the figure):
 
 * order player: ``{"kind": "order", "labels": {id: name}, "frames": [...]}``, one frame per
-  `OrderEvent` between a ``"start"`` frame and a final ``"reverse"`` frame. Each frame has
+  walk event (`glassgrad.viz.graph.walk_events`) between a ``"start"`` frame and a final ``"reverse"`` frame. Each frame has
   ``event`` (start/enter/skip/append/reverse), ``node`` (id or null), ``depth``, ``path``
   (ids of the open visits, outermost first), ``order`` (ids appended so far), ``edges``
   (the link being followed and its operation circle).
@@ -29,16 +29,13 @@ Frame format (``json.loads`` of the embedded script; ids are element ids of the 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from importlib import resources
 from typing import Any, Sequence
 
-from glassgrad.autograd import BackwardStep, backward, dependency_safe_order, trace_dependency_safe_order
-from glassgrad.value import Value
 from glassgrad.viz.cards import show_backward_steps
-from glassgrad.viz.graph import HIDDEN, GraphIds, draw_graph
+from glassgrad.viz.graph import HIDDEN, GraphIds, Value, chips, draw_graph, graph_fingerprint, walk, walk_events
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
@@ -68,7 +65,7 @@ def _exact(number: float) -> float | str:
     return number if math.isfinite(number) else repr(number)
 
 
-def _names(ids: GraphIds) -> dict[str, str]:
+def _labels(ids: GraphIds) -> dict[str, str]:
     """Display name of every value box, by element id (the same captions the figure shows)."""
     return {ids.node_id(node): caption(node, i) for i, node in enumerate(ids.order)}
 
@@ -79,7 +76,7 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
     A ``"start"`` frame comes first and a ``"reverse"`` frame (the list reversed into the
     backward schedule) last. `ids` addresses the figure the frames will be played on.
     """
-    events = trace_dependency_safe_order(root)
+    events = walk_events(root)
     name = {node: caption(node, ids.index(node)) for node in ids.order}
     path: list[Value] = []  # the open visits, outermost first
     order: list[Value] = []
@@ -143,7 +140,7 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
     return frames
 
 
-def _link_indices(steps: Sequence[BackwardStep]) -> list[int]:
+def _link_indices(steps: Sequence[Any]) -> list[int]:
     """For each step, which of its output's links it used (steps of one output come in link order)."""
     used: dict[Value, int] = {}
     indices = []
@@ -156,7 +153,7 @@ def _link_indices(steps: Sequence[BackwardStep]) -> list[int]:
     return indices
 
 
-def backward_frames(root: Value, steps: Sequence[BackwardStep], ids: GraphIds) -> list[dict[str, Any]]:
+def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds) -> list[dict[str, Any]]:
     """The frames of one backward pass from `root`: start ("—"), seed (0, root 1), then one per step.
 
     `steps` is the log `glassgrad.backward(root)` returned; every number comes from it, formatted
@@ -235,15 +232,6 @@ def script_text() -> str:
     return _package_text("glassgrad.js").replace("</", "<\\/")  # cannot end its own <script> element
 
 
-def _prefix(kind: str, ids_source: Sequence[Value], with_grads: bool) -> str:
-    """An id prefix from everything the player shows: stable across builds, distinct from `draw_graph`'s."""
-    index = {node: i for i, node in enumerate(ids_source)}
-    parts = [kind]
-    for node in ids_source:
-        links = ",".join(f"{index[link.value]}:{link.local_grad!r}" for link in node.parents)
-        grad = repr(node.grad) if with_grads else ""
-        parts.append(f"{node.label!r}|{node.data!r}|{grad}|{node.op!r}|{links}")
-    return f"gg{kind[0]}{hashlib.sha256(chr(10).join(parts).encode('utf-8')).hexdigest()[:8]}"
 
 
 def _controls() -> str:
@@ -278,15 +266,6 @@ def _player(kind: str, prefix: str, title: str, body: str, data: dict[str, Any])
     )
 
 
-def _chips(names: Sequence[str], ids: Sequence[str]) -> str:
-    """Names as chips joined by arrows, each carrying its node id for the script."""
-    arrow = '<span class="gg-arrow" aria-hidden="true">→</span>'
-    return arrow.join(
-        f'<span class="gg-chip" data-gg-node="{escape(node_id)}">{escape(name)}</span>'
-        for name, node_id in zip(names, ids)
-    )
-
-
 def animate_order(
     root: Value,
     *,
@@ -309,11 +288,11 @@ def animate_order(
         id_prefix: element id prefix of the figure (default: derived from the graph, distinct
             from the prefix of a plain `draw_graph` of it on the same page).
     """
-    prefix = id_prefix if id_prefix is not None else _prefix(f"order|{min_width}", dependency_safe_order(root), False)
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(walk(root), False, f"order|{min_width}", "ggo")
     figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix)
     ids = figure.ids
     frames = order_frames(root, ids)
-    labels = _names(ids)
+    labels = _labels(ids)
     order_ids = frames[-1]["order"]
     names = [labels[node_id] for node_id in order_ids]
     lists = (
@@ -321,9 +300,9 @@ def animate_order(
         '<div class="gg-order-row gg-player-path-row" hidden><span class="gg-order-name">Open visits:</span>'
         '<span class="gg-player-path"></span></div>'
         '<div class="gg-order-row gg-order-list"><span class="gg-order-name">Dependency-safe order:</span>'
-        f"{_chips(names, order_ids)}</div>"
+        f"{chips(names, order_ids)}</div>"
         '<div class="gg-order-row gg-schedule-list"><span class="gg-order-name">Backward schedule:</span>'
-        f"{_chips(names[::-1], order_ids[::-1])}</div></div>"
+        f"{chips(names[::-1], order_ids[::-1])}</div></div>"
     )
     data = {"kind": "order", "labels": labels, "frames": frames}
     return _player("order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', data)
@@ -331,7 +310,7 @@ def animate_order(
 
 def animate_backward(
     root: Value,
-    steps: Sequence[BackwardStep] | None = None,
+    steps: Sequence[Any] | None = None,
     *,
     title: str = "Backward pass, step by step",
     highlight_outputs: Sequence[str] = (),
@@ -349,7 +328,7 @@ def animate_backward(
 
     Args:
         root: the loss; its graph is drawn with the gradients as they are after `steps`.
-        steps: the log `glassgrad.backward(root)` returned. ``None`` runs ``backward(root)``
+        steps: the step log `backward(root)` returned (either engine's). ``None`` runs `glassgrad.backward`
             now (which sets every ``.grad`` reachable from `root`).
         title: the player's heading.
         highlight_outputs: display names whose trace cards are highlighted (see `show_backward_steps`).
@@ -362,11 +341,13 @@ def animate_backward(
         ValueError: if `steps` were not logged from the graph of `root`.
     """
     if steps is None:
+        from glassgrad.autograd import backward
+
         steps = backward(root)
     steps = list(steps)
     if steps and steps[0].output is not root:
         raise ValueError("the steps were not logged by backward(root): their first output is not root")
-    prefix = id_prefix if id_prefix is not None else _prefix(f"backward|{min_width}", dependency_safe_order(root), True)
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(walk(root), True, f"backward|{min_width}", "ggb")
     figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix)
     ids = figure.ids
     frames = backward_frames(root, steps, ids)
@@ -383,7 +364,7 @@ def animate_backward(
         '<span class="gg-grad" data-gg-slot="after"></span></div></div></div>'
     )
     cards = show_backward_steps(steps, highlight_outputs=highlight_outputs, graph=figure) if trace else ""
-    data = {"kind": "backward", "labels": _names(ids), "grad_prefix": "grad ", "frames": frames}
+    data = {"kind": "backward", "labels": _labels(ids), "grad_prefix": "grad ", "frames": frames}
     body = f'<div class="gg-player-graph">{figure}</div>{card}'
     if trace:
         body += f'<div class="gg-player-trace">{cards}</div>'

@@ -21,7 +21,7 @@ from typing import NamedTuple, Sequence
 
 import graphviz
 
-from glassgrad.viz.graph import FONT, TEXT_CLASSES, svg_cleanup
+from glassgrad.viz.graph import FONT, TEXT_CLASSES, figure_html, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, escape
 
 _COLOURS = {css.removeprefix("gg-t-"): colour for colour, css in TEXT_CLASSES.items()}
@@ -128,13 +128,7 @@ def draw_boxes(
 
     svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title, id_prefix)
     narrowest = min_width if min_width is not None else round(natural * 0.8)
-    svg = svg.replace(
-        '<svg role="img"',
-        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{max(round(natural), narrowest)}px" role="img"', 1,
-    )
-    figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
-    return HtmlFragment(
-        f'<figure class="gg gg-graph gg-boxes" id="{id_prefix}" data-gg-prefix="{id_prefix}">'
-        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
-        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{figcaption}</figure>'
-    )
+    return HtmlFragment(figure_html(
+        svg, natural, title=title, prefix=id_prefix, css="gg gg-graph gg-boxes", narrowest=narrowest,
+        caption_text=caption_text,
+    ))

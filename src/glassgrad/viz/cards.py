@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Collection, Sequence
+from typing import Any, Collection, Sequence
 
-from glassgrad.autograd import BackwardStep, dependency_safe_order
-from glassgrad.value import Value
-from glassgrad.viz.graph import GraphFigure
-from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
+from glassgrad.viz.graph import GraphFigure, Value, names, walk
+from glassgrad.viz.html import HtmlFragment, escape, fmt
 
 
 def _g(name: str) -> str:
@@ -20,13 +18,8 @@ def _partial(top: str, bottom: str) -> str:
     return f"∂{escape(top)}/∂{escape(bottom)}"
 
 
-def _names(root: Value) -> dict[Value, str]:
-    """Display name of every value reachable from `root` (labels, or captions for unlabelled ones)."""
-    return {node: caption(node, i) for i, node in enumerate(dependency_safe_order(root))}
-
-
 def show_backward_steps(
-    steps: Sequence[BackwardStep],
+    steps: Sequence[Any],
     highlight_outputs: Collection[str] = (),
     graph: GraphFigure | None = None,
 ) -> HtmlFragment:
@@ -51,16 +44,16 @@ def show_backward_steps(
     if not steps:
         return HtmlFragment('<div class="gg gg-trace"><p class="gg-seed">No saved links: nothing to propagate.</p></div>')
     root = steps[0].output  # backward processes the root first
-    names = _names(root)
+    shown = names(root)
     highlighted = set(highlight_outputs)
-    root_name = names[root]
+    root_name = shown[root]
     cards = [
         f'<p class="gg-seed" data-gg-step="0">Seed: <code>{escape(root_name)}.grad</code> = '
         f'{_partial(root_name, root_name)} = <span class="gg-grad">1</span></p>'
     ]
     link_number: dict[Value, int] = {}
     for number, step in enumerate(steps, start=1):
-        out, parent = names[step.output], names[step.parent]
+        out, parent = shown[step.output], shown[step.parent]
         k = link_number.get(step.output, 0)  # steps of one output come in its link order
         link_number[step.output] = k + 1
         attrs = f' data-gg-step="{number}" data-gg-output="{escape(out)}" data-gg-parent="{escape(parent)}"'
@@ -99,12 +92,12 @@ def show_complete_state(root: Value) -> HtmlFragment:
     "input / leaf" and "no direct operands". The edge contribution is not a field anywhere:
     it exists only during backward (and in the optional trace).
     """
-    order = dependency_safe_order(root)
-    names = {node: caption(node, i) for i, node in enumerate(order)}
-    root_name = names[root]
+    order = walk(root)
+    shown = names(root)
+    root_name = shown[root]
     cards = []
     for i, node in enumerate(order):
-        name = names[node]
+        name = shown[node]
         count = len(node.parents)
         leaf = ' <span class="gg-tag">— input / leaf</span>' if not node.parents else ""
         fields = (
@@ -117,10 +110,10 @@ def show_complete_state(root: Value) -> HtmlFragment:
         if node.parents:
             links = "".join(
                 f'<dl class="gg-link-card" data-gg-link="{k}">'
-                f"<dt>.parents[{k}]</dt><dd>ParentLink(value={escape(names[link.value])})</dd>"
-                f"<dt>.value</dt><dd>{escape(names[link.value])}</dd>"
+                f"<dt>.parents[{k}]</dt><dd>ParentLink(value={escape(shown[link.value])})</dd>"
+                f"<dt>.value</dt><dd>{escape(shown[link.value])}</dd>"
                 f'<dt>.local_grad</dt><dd><span class="gg-local">{escape(fmt(link.local_grad))}</span> '
-                f'<span class="gg-dim">(= {_partial(name, names[link.value])})</span></dd></dl>'
+                f'<span class="gg-dim">(= {_partial(name, shown[link.value])})</span></dd></dl>'
                 for k, link in enumerate(node.parents)
             )
         else:
@@ -131,7 +124,7 @@ def show_complete_state(root: Value) -> HtmlFragment:
             f'<span class="gg-dim"><code>.label = {escape(repr(node.label))}</code></span></div>'
             f"<dl>{fields}</dl>{links}</section>"
         )
-    order_text = " → ".join(escape(names[node]) for node in order)
+    order_text = " → ".join(escape(shown[node]) for node in order)
     return HtmlFragment(
         f'<div class="gg gg-state" data-gg-values="{len(order)}">'
         f'<p class="gg-state-order">Dependency-first order: {order_text}</p>{"".join(cards)}</div>'

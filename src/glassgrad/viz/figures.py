@@ -6,9 +6,9 @@ from typing import Sequence
 
 import graphviz
 
-from glassgrad.autograd import dependency_safe_order, trace_dependency_safe_order
-from glassgrad.value import Value
-from glassgrad.viz.graph import FONT, TEXT_CLASSES, check_prefix, fingerprint, svg_cleanup
+from glassgrad.viz.graph import (
+    FONT, TEXT_CLASSES, Value, check_prefix, chips, figure_html, fingerprint, names, svg_cleanup, walk, walk_events,
+)
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
@@ -37,10 +37,10 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
         id_prefix = fingerprint("ggs", shown)
     check_prefix(id_prefix)
     link = output.parents[k]
-    names = {output: caption(output)}
+    shown = {output: caption(output)}
     for j, other in enumerate(output.parents):
-        names.setdefault(other.value, caption(other.value) if other.value.label else f"u{j}")
-    v_name, u_name = names[output], names[link.value]
+        shown.setdefault(other.value, caption(other.value) if other.value.label else f"u{j}")
+    v_name, u_name = shown[output], shown[link.value]
 
     dot = graphviz.Digraph(
         graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.35", "ranksep": "1.1", "pad": "0.08"},
@@ -50,9 +50,9 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
     link_rows = "".join(
         f'<TR><TD PORT="link{j}" ALIGN="LEFT" BORDER="{2 if j == k else 1}" COLOR="{_LOCAL if j == k else _DIM}">'
         f'<FONT COLOR="{_INK}">.parents[{j}]: ParentLink</FONT><BR ALIGN="LEFT"/>'
-        f'<FONT COLOR="{_DIM}">.value → </FONT><FONT COLOR="{_NUMBER}">{escape(names[other.value])}</FONT><BR ALIGN="LEFT"/>'
+        f'<FONT COLOR="{_DIM}">.value → </FONT><FONT COLOR="{_NUMBER}">{escape(shown[other.value])}</FONT><BR ALIGN="LEFT"/>'
         f'<FONT COLOR="{_DIM}">.local_grad </FONT><FONT COLOR="{_LOCAL}">{escape(fmt(other.local_grad))} '
-        f"(= ∂{escape(v_name)}/∂{escape(names[other.value])})</FONT><BR ALIGN=\"LEFT\"/></TD></TR>"
+        f"(= ∂{escape(v_name)}/∂{escape(shown[other.value])})</FONT><BR ALIGN=\"LEFT\"/></TD></TR>"
         for j, other in enumerate(output.parents)
     )
     v_label = (
@@ -71,7 +71,7 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
         role = "u = " if j == k else ""
         u_label = (
             '<<TABLE BORDER="1" COLOR="#94a3b8" CELLBORDER="0" CELLSPACING="2" CELLPADDING="3" STYLE="rounded" BGCOLOR="#f8fafc">'
-            f'<TR><TD><FONT COLOR="{_INK}" POINT-SIZE="13"><B>{role}{escape(names[parent])}</B></FONT></TD></TR>'
+            f'<TR><TD><FONT COLOR="{_INK}" POINT-SIZE="13"><B>{role}{escape(shown[parent])}</B></FONT></TD></TR>'
             f'<TR><TD><FONT COLOR="{_DIM}">parent (operand)</FONT></TD></TR>'
             f'<TR><TD><FONT COLOR="{_DIM}">.data </FONT><FONT COLOR="{_NUMBER}">{escape(fmt(parent.data))}</FONT></TD></TR>'
             "</TABLE>>"
@@ -94,10 +94,6 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
         )
     title = f"{v_name} stores one ParentLink per operand; .parents[{k}] points back to {u_name}"
     svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), {}, title, id_prefix)
-    svg = svg.replace(
-        '<svg role="img"',
-        f'<svg style="width:100%;height:auto;min-width:{round(natural * 0.8)}px;max-width:{round(natural)}px" role="img"', 1,
-    )
     upstream, local = output.grad, link.local_grad
     update = (
         f'<p class="gg-storage-update">Backward at <code>{escape(v_name)}.parents[{k}]</code>: '
@@ -106,11 +102,10 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
         f'<span class="gg-contribution">edge contribution {escape(fmt(upstream * local))}</span>, '
         f"added to <code>{escape(u_name)}.grad</code>.</p>"
     )
-    return HtmlFragment(
-        f'<figure class="gg gg-graph gg-storage" id="{escape(id_prefix)}">'
-        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
-        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{update}</figure>'
-    )
+    return HtmlFragment(figure_html(
+        svg, natural, title=title, prefix=id_prefix, css="gg gg-graph gg-storage", narrowest=round(natural * 0.8),
+        after=update,
+    ))
 
 
 def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple[Value, Value]]:
@@ -122,7 +117,7 @@ def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple
     Raises:
         ValueError: if `backward_order` is not a permutation of the values reachable from `root`.
     """
-    order = dependency_safe_order(root)
+    order = walk(root)
     if len(backward_order) != len(order) or set(backward_order) != set(order):
         raise ValueError("the order must list every value reachable from the root exactly once")
     position = {node: i for i, node in enumerate(backward_order)}
@@ -131,13 +126,6 @@ def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple
         outputs = [output for output in order if any(link.value is node for link in output.parents)]
         violations += [(node, output) for output in outputs if position[output] > position[node]]
     return violations
-
-
-def _chips(nodes: Sequence[Value], names: dict[Value, str], bad: set[Value] = frozenset()) -> str:
-    arrow = '<span class="gg-arrow" aria-hidden="true">→</span>'
-    return arrow.join(
-        f'<span class="gg-chip{" gg-bad" if node in bad else ""}">{escape(names[node])}</span>' for node in nodes
-    )
 
 
 def show_dependency_order(root: Value, wrong_order: Sequence[Value] | None = None) -> HtmlFragment:
@@ -152,8 +140,8 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value] | None = Non
         wrong_order: a processing order to show as wrong (it must violate a dependency).
             Default: backward's order with the first operation result moved ahead of its output.
     """
-    order = dependency_safe_order(root)
-    names = {node: caption(node, i) for i, node in enumerate(order)}
+    order = walk(root)
+    name = names(root)
     reverse = order[::-1]
     if wrong_order is None:
         wrong_order = list(reverse)
@@ -161,24 +149,24 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value] | None = Non
             if node.parents and i > 0 and any(link.value is node for link in wrong_order[i - 1].parents):
                 wrong_order[i - 1], wrong_order[i] = node, wrong_order[i - 1]
                 break
-    assert not order_violations(root, reverse), "dependency_safe_order reversed must be safe"
+    assert not order_violations(root, reverse), "the walk's order reversed must be safe"
     violations = order_violations(root, wrong_order)
     if not violations:
         raise ValueError("wrong_order violates no dependency: it is a safe order")
     early, output = violations[0]
-    early_name, output_name = escape(names[early]), escape(names[output])
+    early_name, output_name = escape(name[early]), escape(name[output])
     rows = (
         '<div class="gg-order-row" data-gg-order="dependency-first">'
         '<span class="gg-order-name">dependency-first</span>'
-        f'{_chips(order, names)} <span class="gg-ok" aria-label="safe">✓</span>'
+        f'{chips([name[node] for node in order])} <span class="gg-ok" aria-label="safe">✓</span>'
         '<span class="gg-order-note">every value appears after all of its parents</span></div>'
         '<div class="gg-order-row" data-gg-order="backward">'
         '<span class="gg-order-name">backward processes</span>'
-        f'{_chips(reverse, names)} <span class="gg-ok" aria-label="safe">✓</span>'
+        f'{chips([name[node] for node in reverse])} <span class="gg-ok" aria-label="safe">✓</span>'
         '<span class="gg-order-note">the reverse: every value after all the outputs that use it</span></div>'
         '<div class="gg-order-row" data-gg-order="wrong">'
         '<span class="gg-order-name">a wrong order</span>'
-        f'{_chips(wrong_order, names, {early, output})} <span class="gg-bad" aria-label="unsafe">✗</span>'
+        f'{chips([name[node] for node in wrong_order], bad=[i for i, node in enumerate(wrong_order) if node in (early, output)])} <span class="gg-bad" aria-label="unsafe">✗</span>'
         f'<span class="gg-order-note gg-bad">{early_name} is processed before {output_name}, which uses it: '
         f"{early_name} would pass on its gradient before the contribution from {output_name} "
         f"has been added to {early_name}.grad</span></div>"
@@ -194,14 +182,14 @@ def show_order_walk(root: Value) -> HtmlFragment:
     ``both parents are in the order → append m``; an already appended value reads
     ``w is already in the order → skip``.
     """
-    events = trace_dependency_safe_order(root)
-    names = {node: caption(node, i) for i, node in enumerate(dependency_safe_order(root))}
+    events = walk_events(root)
+    shown = names(root)
     lines = []
     i = 0
     while i < len(events):
         kind, node, depth = events[i]
         indent = "  " * depth
-        name = escape(names[node])
+        name = escape(shown[node])
         if kind == "enter" and not node.parents:
             lines.append(
                 f"{indent}visit({name}) → {name} has no parents → <span class=\"gg-append\">append {name}</span>"

@@ -1,7 +1,7 @@
 """`draw_graph`: a computation graph as inline SVG (Graphviz), with stable ids for every element.
 
 Ids (a documented contract, for linked highlights and step-through animations). With the
-figure's prefix ``p`` and ``i`` the position of a value in ``dependency_safe_order(root)``:
+figure's prefix ``p`` and ``i`` the position of a value in ``walk(root)``:
 
 | id | element |
 | --- | --- |
@@ -24,13 +24,111 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Sequence
+from typing import Any, Literal, NamedTuple, Sequence
 
 import graphviz
 
-from glassgrad.autograd import dependency_safe_order
-from glassgrad.value import Value
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
+
+Value = Any
+"""Any node with the public shape viz reads: ``data``, ``grad``, ``label``, ``op`` and ``parents``,
+a sequence of links with ``.value`` (the operand) and ``.local_grad``: a `glassgrad.Value` or a
+`glassgrad.scratch.Value` alike."""
+
+
+class WalkEvent(NamedTuple):
+    """One event of the ordering walk: ``"enter"`` (visit `node`), ``"skip"`` (already placed) or ``"append"``."""
+
+    kind: Literal["enter", "skip", "append"]
+    node: Value
+    depth: int
+
+
+def walk(root: Value, events: list[WalkEvent] | None = None) -> list[Value]:
+    """Every node reachable from `root` through ``parents[k].value``, each after all of its parents.
+
+    The same depth-first rule as chapter 2's ``dependency_safe_order`` (parents in stored order,
+    a node appended once all its parents are), so the figures number nodes in that order. It reads
+    only public fields and keeps its own stack, so it draws any engine's graph, however deep.
+    When `events` is a list, every visit, skip and append is added to it, for replays.
+
+    Raises:
+        ValueError: if a node is its own ancestor (a cycle made by editing ``parents``).
+    """
+    order: list[Value] = []
+    placed: set[int] = set()
+    open_visits: set[int] = set()
+    path = [(root, iter(root.parents))]
+    open_visits.add(id(root))
+    if events is not None:
+        events.append(WalkEvent("enter", root, 0))
+    while path:
+        node, links = path[-1]
+        link = next(links, None)
+        if link is None:  # every parent is placed: node joins the order
+            path.pop()
+            open_visits.discard(id(node))
+            placed.add(id(node))
+            order.append(node)
+            if events is not None:
+                events.append(WalkEvent("append", node, len(path)))
+        elif id(link.value) in placed:
+            if events is not None:
+                events.append(WalkEvent("skip", link.value, len(path)))
+        elif id(link.value) in open_visits:
+            raise ValueError(f"the graph has a cycle: {caption(link.value)!r} is one of its own ancestors")
+        else:
+            parent = link.value
+            open_visits.add(id(parent))
+            path.append((parent, iter(parent.parents)))
+            if events is not None:
+                events.append(WalkEvent("enter", parent, len(path) - 1))
+    return order
+
+
+def names(root: Value) -> dict[Value, str]:
+    """The name every figure shows for each node reachable from `root` (see `caption`), keyed by node."""
+    return {node: caption(node, i) for i, node in enumerate(walk(root))}
+
+
+def chips(names: Sequence[str], node_ids: Sequence[str] | None = None, bad: Sequence[int] = ()) -> str:
+    """Names as chips joined by arrows; chip i carries ``data-gg-node`` (node_ids[i]) and, if i is in `bad`, ``gg-bad``."""
+    arrow = '<span class="gg-arrow" aria-hidden="true">→</span>'
+    return arrow.join(
+        f'<span class="gg-chip{" gg-bad" if i in bad else ""}"'
+        + (f' data-gg-node="{escape(node_ids[i])}"' if node_ids is not None else "")
+        + f">{escape(name)}</span>"
+        for i, name in enumerate(names)
+    )
+
+
+def figure_html(
+    svg: str, natural: float, *, title: str, prefix: str, css: str, narrowest: int,
+    caption_text: str | None = None, attrs: str = "", after: str = "",
+) -> str:
+    """Wrap Graphviz SVG (from `svg_cleanup`) in the site's sideways-scrolling ``<figure>``.
+
+    The drawing scales between `narrowest` and its natural width (in CSS pixels); `after`
+    follows the drawing inside the figure, before the optional caption.
+    """
+    widest = max(round(natural), narrowest)
+    svg = svg.replace(
+        '<svg role="img"',
+        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{widest}px" role="img"', 1,
+    )
+    figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
+    return (
+        f'<figure class="{css}" id="{prefix}" data-gg-prefix="{prefix}"{attrs}>'
+        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
+        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{after}{figcaption}</figure>'
+    )
+
+
+def walk_events(root: Value) -> list[WalkEvent]:
+    """The events of `walk` from `root`: enter, skip and append, in the order they happen."""
+    events: list[WalkEvent] = []
+    walk(root, events)
+    return events
 
 FONT = "Helvetica,Arial,sans-serif"
 
@@ -93,11 +191,11 @@ class GraphIds:
 
     def __init__(self, root: Value, prefix: str) -> None:
         self.prefix = check_prefix(prefix)
-        self.order: list[Value] = dependency_safe_order(root)
+        self.order: list[Value] = walk(root)
         self._index = {node: i for i, node in enumerate(self.order)}
 
     def index(self, value: Value) -> int:
-        """Position of `value` in ``dependency_safe_order(root)`` (KeyError if it is not in the graph)."""
+        """Position of `value` in ``walk(root)`` (KeyError if it is not in the graph)."""
         return self._index[value]
 
     def node_id(self, value: Value) -> str:
@@ -163,15 +261,15 @@ class GraphFigure(HtmlFragment):
         return self.ids.out_id(value)
 
 
-def _fingerprint(order: Sequence[Value], show_grad: bool, min_width: int | None, caption_text: str | None) -> str:
+def graph_fingerprint(order: Sequence[Value], show_grad: bool, head: str, kind: str = "gg") -> str:
     """A prefix derived from everything drawn: same graph → same ids; different graphs → different ids."""
     index = {node: i for i, node in enumerate(order)}
-    parts = [f"{show_grad}|{min_width}|{caption_text!r}"]
+    parts = [head]
     for node in order:
         links = ",".join(f"{index[link.value]}:{link.local_grad!r}" for link in node.parents)
         grad = repr(node.grad) if show_grad else ""
         parts.append(f"{node.label!r}|{node.data!r}|{grad}|{node.op!r}|{links}")
-    return fingerprint("gg", parts)
+    return fingerprint(kind, parts)
 
 
 def _value_label(value: Value, index: int, show_grad: bool) -> str:
@@ -277,8 +375,8 @@ def draw_graph(
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
     """
-    order = dependency_safe_order(root)
-    prefix = id_prefix if id_prefix is not None else _fingerprint(order, show_grad, min_width, caption_text)
+    order = walk(root)
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, f"{show_grad}|{min_width}|{caption_text!r}")
     ids = GraphIds(root, prefix)
     index = ids._index
 
@@ -321,16 +419,9 @@ def draw_graph(
     title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
     svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title, prefix)
     narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)
-    widest = max(round(natural), narrowest)
-    svg = svg.replace(
-        '<svg role="img"',
-        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{widest}px" role="img"', 1,
-    )
-    figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
     grads = "shown" if show_grad else "hidden"
-    html = (
-        f'<figure class="gg gg-graph" id="{prefix}" data-gg-prefix="{prefix}" data-gg-grads="{grads}">'
-        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
-        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{figcaption}</figure>'
+    html = figure_html(
+        svg, natural, title=title, prefix=prefix, css="gg gg-graph", narrowest=narrowest,
+        caption_text=caption_text, attrs=f' data-gg-grads="{grads}"',
     )
     return GraphFigure(html, ids)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import html as _html
 import re
 from importlib import resources
-
-from glassgrad.value import Value
+from typing import Any
 
 
 def escape(text: object) -> str:
@@ -33,12 +32,13 @@ def fmt(number: float) -> str:
     return f"{number:g}"
 
 
-def caption(value: Value, index: int | None = None) -> str:
+def caption(value: Any, index: int | None = None) -> str:
     """The name a figure shows for `value`: its label; else its number for a leaf, ``v{index}`` for a result.
 
     Unlabelled leaves are constants (``1`` in ``1 + q``), so their number is the clearest name;
     an unlabelled result is named by its position in the dependency-safe order.
 
+    >>> from glassgrad import Value
     >>> caption(Value(2.0, "w")), caption(Value(1.0)), caption(Value(4.0, parents=(), op="×"), 2)
     ('w', '1', 'v2')
     """
