@@ -1,23 +1,11 @@
-# Chapter 2's imports; run hidden at the top of the page (engine_source comes from docs/snippets/engine_source.py).
-import inspect
-
-import torch
-
-from glassgrad import (
-    CycleError,
-    ParentLink,
-    Value,
-    add,
-    backward,
-    dependency_safe_order,
-    multiply,
-    square,
-    subtract,
-)
+# Chapter 2's figures: glassgrad.viz draws any graph of Values from their public fields
+# (data, grad, label, op, parents), so it draws the engine this page writes.
+import glassgrad.scratch
 from glassgrad.examples import LINEAR_INPUTS, linear_loss
-from glassgrad.torch_reference import compare
-from glassgrad.torch_reference import linear_loss as torch_linear_loss
+from glassgrad.torch_reference import linear_loss as pytorch_linear_loss
 from glassgrad.viz import (
+    animate_backward,
+    animate_order,
     draw_graph,
     legend,
     show_backward_steps,
@@ -26,3 +14,7 @@ from glassgrad.viz import (
     show_order_walk,
     show_parent_link,
 )
+from glassgrad.viz.graph import walk
+
+preview = linear_loss(glassgrad.scratch)  # chapter 1's graph, built with this chapter's engine
+preview_steps = glassgrad.scratch.backward(preview["L"])
