@@ -1,8 +1,8 @@
 from glassgrad import Value, backward, dependency_safe_order
 
 # Leaves: a number and a display label (labels never change numbers).
-w, x = Value($w, "w"), Value($x, "x")
-b, y = Value($b, "b"), Value($y, "y")
+w, x = Value(2.0, "w"), Value(3.0, "x")
+b, y = Value(1.0, "b"), Value(10.0, "y")
 
 # Operators compute and build the graph; a result links to its operands.
 L = (w * x + b - y) ** 2
