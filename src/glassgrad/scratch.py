@@ -14,8 +14,9 @@ on the site); both give the same numbers, orders and steps.
 (3.0, 2.0)
 """
 
-from __future__ import annotations
+# The `--8<--` comments mark the parts that chapter 2 and chapter 3 list and run.
 
+# --8<-- [start:data]
 import math
 from typing import NamedTuple
 
@@ -23,7 +24,7 @@ from typing import NamedTuple
 class ParentLink:
     """One saved edge from an output back to one of its operands."""
 
-    def __init__(self, value: Value, local_grad: float) -> None:
+    def __init__(self, value: "Value", local_grad: float) -> None:
         self.value = value  # the operand (the parent Value)
         self.local_grad = float(local_grad)  # d(output)/d(operand), evaluated in the forward pass
 
@@ -43,9 +44,11 @@ class Value:
 
     def __repr__(self) -> str:
         return f"Value({self.label!r}, data={self.data:g}, grad={self.grad:g})"
+# --8<-- [end:data]
 
 
 # Chapter 2's operations: each one builds its ParentLinks in plain sight.
+# --8<-- [start:ops]
 
 
 def multiply(u: Value, v: Value, label: str = "") -> Value:
@@ -73,9 +76,11 @@ def square(u: Value, label: str = "") -> Value:
     return Value(u.data * u.data, label,
                  parents=(ParentLink(u, 2.0 * u.data),),   # d(u²)/du = 2u
                  op="²")
+# --8<-- [end:ops]
 
 
 # Chapter 3's operations: the four atomic steps of a sigmoid, and the fused sigmoid.
+# --8<-- [start:sigmoid_ops]
 
 
 def negate(u: Value, label: str = "") -> Value:
@@ -104,10 +109,12 @@ def sigmoid(u: Value, label: str = "") -> Value:
         exp_u = math.exp(u.data)
         s = exp_u / (1.0 + exp_u)
     return Value(s, label, parents=(ParentLink(u, s * (1.0 - s)),), op="σ")   # dσ/du = s(1 - s)
+# --8<-- [end:sigmoid_ops]
 
 
 # Backward: first a dependency-safe order, then one chain-rule step per saved link.
 
+# --8<-- [start:order]
 
 def dependency_safe_order(root: Value) -> list[Value]:
     """Every Value reachable from `root`, each one after all of its parents."""
@@ -124,8 +131,10 @@ def dependency_safe_order(root: Value) -> list[Value]:
 
     append_after_parents(root)
     return safe_order
+# --8<-- [end:order]
 
 
+# --8<-- [start:backward]
 class BackwardStep(NamedTuple):
     """One chain-rule update: upstream × local = contribution, added to parent.grad (before → after)."""
 
@@ -157,3 +166,4 @@ def backward(root: Value) -> list[BackwardStep]:
             parent.grad += contribution
             steps.append(BackwardStep(output, parent, upstream, local, contribution, before, parent.grad))
     return steps
+# --8<-- [end:backward]

@@ -1,5 +1,23 @@
-fused = sigmoid_neuron(fused=True)      # s = sigmoid(z): one operation
-atomic = sigmoid_neuron(fused=False)    # n = -z, q = exp(n), d = 1 + q, s = 1/d
+def neuron(fused):
+    """L = (σ(wx + b) - y)², with the sigmoid as one operation or as four."""
+    w, x = Value(0.5, "w"), Value(2.0, "x")
+    b, y = Value(-1.0, "b"), Value(1.0, "y")
+    m = multiply(w, x, "m")
+    z = add(m, b, "z")
+    if fused:
+        s = sigmoid(z, "s")
+    else:
+        n = negate(z, "n")
+        q = exponential(n, "q")
+        d = plus_one(q, "d")
+        s = reciprocal(d, "s")
+    e = subtract(s, y, "e")
+    L = square(e, "L")
+    return {node.label: node for node in dependency_safe_order(L)}
+
+
+fused = neuron(fused=True)
+atomic = neuron(fused=False)
 
 fused_steps = backward(fused["L"])
 atomic_steps = backward(atomic["L"])

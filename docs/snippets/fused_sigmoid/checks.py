@@ -23,10 +23,6 @@ fused_local = next(step.local for step in fused_steps if step.output.label == "s
 atomic_locals = [step.local for step in atomic_steps if step.output.label in {"s", "d", "q", "n"}]
 assert math.isclose(math.prod(atomic_locals), fused_local)
 
-# 4. PyTorch (float64) agrees at every named node of both graphs; compare raises otherwise.
-compare(fused, torch_sigmoid_neuron(fused=True))
-compare(atomic, torch_sigmoid_neuron(fused=False))
-
-print("✓ fused, atomic and PyTorch agree on", len(shared), "shared nodes")
+print("✓ fused and atomic agree on", len(shared), "shared nodes")
 print("  sigmoid local:", len(atomic_locals), "atomic factors =", fused_local, "= 1 fused factor")
 print("  final gradients:", ", ".join(f"{name} = {fused[name].grad:g}" for name in ("w", "x", "b", "y")))
