@@ -1,11 +1,12 @@
-"""The engine chapter 2 writes: plain Python, one idea per function, read top to bottom.
+"""The engine chapter 2 writes: plain Python, one idea per function, top to bottom.
 
-A `Value` keeps its number, its gradient and one `ParentLink` per operand. Each operation
-computes its number and saves, for every operand, the local derivative along that edge.
-`backward` finds a dependency-safe order, then multiplies and adds along every saved link.
+A `Value` keeps its number, its gradient and one `ParentLink` per operand. Each
+operation computes its number and saves, for every operand, the local derivative
+along that edge. `backward` finds a dependency-safe order, then multiplies and adds
+along every saved link.
 
-`glassgrad` itself is this same engine made fast (see "glassgrad: the same engine, made fast"
-on the site); both give the same numbers, orders and steps.
+`glassgrad` itself is this same engine made fast; both give the same numbers,
+orders and steps.
 
 >>> w, x = Value(2.0, "w"), Value(3.0, "x")
 >>> m = multiply(w, x, "m")
@@ -14,7 +15,7 @@ on the site); both give the same numbers, orders and steps.
 (3.0, 2.0)
 """
 
-# The `--8<--` comments mark the parts that chapter 2 and chapter 3 list and run.
+# The `--8<--` comments mark the parts that chapters 2 and 3 list and run.
 
 # --8<-- [start:data]
 import math
@@ -24,105 +25,105 @@ from typing import NamedTuple
 class ParentLink:
     """One saved edge from an output back to one of its operands."""
 
-    def __init__(self, value: "Value", local_grad: float) -> None:
+    def __init__(self, value, local_grad):
         self.value = value  # the operand (the parent Value)
-        self.local_grad = float(local_grad)  # d(output)/d(operand), evaluated in the forward pass
+        self.local_grad = float(local_grad)  # d(output)/d(operand), at forward time
 
-    def __repr__(self) -> str:
-        return f"ParentLink(value={self.value.label!r}, local_grad={self.local_grad:g})"
+    def __repr__(self):
+        return f"ParentLink({self.value.label!r}, local_grad={self.local_grad:g})"
 
 
 class Value:
-    """A number in the graph, its loss gradient, and links to the operands that made it."""
+    """A number, its loss gradient, and links to the operands that made it."""
 
-    def __init__(self, data: float, label: str = "", parents: tuple[ParentLink, ...] = (), op: str = "") -> None:
+    def __init__(self, data, label="", parents=(), op=""):
         self.data = float(data)  # the forward number
         self.grad = 0.0  # dL/d(this value), filled in by backward
         self.label = label  # display only: a name such as "w"
         self.parents = tuple(parents)  # one ParentLink per direct operand
         self.op = op  # display only: a symbol such as "×"
 
-    def __repr__(self) -> str:
+    def __repr__(self):
         return f"Value({self.label!r}, data={self.data:g}, grad={self.grad:g})"
 # --8<-- [end:data]
 
 
 # Chapter 2's operations: each one builds its ParentLinks in plain sight.
 # --8<-- [start:ops]
-
-
-def multiply(u: Value, v: Value, label: str = "") -> Value:
+def multiply(u, v, label=""):
     return Value(u.data * v.data, label,
                  parents=(ParentLink(u, v.data),    # d(uv)/du = v
                           ParentLink(v, u.data)),   # d(uv)/dv = u
                  op="×")
 
 
-def add(u: Value, v: Value, label: str = "") -> Value:
+def add(u, v, label=""):
     return Value(u.data + v.data, label,
                  parents=(ParentLink(u, 1.0),
                           ParentLink(v, 1.0)),
                  op="+")
 
 
-def subtract(u: Value, v: Value, label: str = "") -> Value:
+def subtract(u, v, label=""):
     return Value(u.data - v.data, label,
                  parents=(ParentLink(u, 1.0),
                           ParentLink(v, -1.0)),
                  op="−")
 
 
-def square(u: Value, label: str = "") -> Value:
+def square(u, label=""):
     return Value(u.data * u.data, label,
                  parents=(ParentLink(u, 2.0 * u.data),),   # d(u²)/du = 2u
                  op="²")
 # --8<-- [end:ops]
 
 
-# Chapter 3's operations: the four atomic steps of a sigmoid, and the fused sigmoid.
+# Chapter 3's operations: the four atomic steps of a sigmoid, and the fused one.
 # --8<-- [start:sigmoid_ops]
+def negate(u, label=""):
+    return Value(-u.data, label,
+                 parents=(ParentLink(u, -1.0),), op="−")
 
 
-def negate(u: Value, label: str = "") -> Value:
-    return Value(-u.data, label, parents=(ParentLink(u, -1.0),), op="−")
-
-
-def exponential(u: Value, label: str = "") -> Value:
+def exponential(u, label=""):
     out = math.exp(u.data)
-    return Value(out, label, parents=(ParentLink(u, out),), op="exp")   # d(e^u)/du = e^u
+    return Value(out, label,
+                 parents=(ParentLink(u, out),), op="exp")   # d(e^u)/du = e^u
 
 
-def plus_one(u: Value, label: str = "") -> Value:
-    return Value(1.0 + u.data, label, parents=(ParentLink(u, 1.0),), op="+1")
+def plus_one(u, label=""):
+    return Value(1.0 + u.data, label,
+                 parents=(ParentLink(u, 1.0),), op="+1")
 
 
-def reciprocal(u: Value, label: str = "") -> Value:
+def reciprocal(u, label=""):
     out = 1.0 / u.data
-    return Value(out, label, parents=(ParentLink(u, -(out * out)),), op="1/x")   # d(1/u)/du = -1/u²
+    return Value(out, label,
+                 parents=(ParentLink(u, -(out * out)),), op="1/x")   # -1/u²
 
 
-def sigmoid(u: Value, label: str = "") -> Value:
+def sigmoid(u, label=""):
     # Two forms of the same formula, so that exp never overflows.
     if u.data >= 0:
         s = 1.0 / (1.0 + math.exp(-u.data))
     else:
         exp_u = math.exp(u.data)
         s = exp_u / (1.0 + exp_u)
-    return Value(s, label, parents=(ParentLink(u, s * (1.0 - s)),), op="σ")   # dσ/du = s(1 - s)
+    return Value(s, label,
+                 parents=(ParentLink(u, s * (1.0 - s)),), op="σ")   # s(1 - s)
 # --8<-- [end:sigmoid_ops]
 
 
-# Backward: first a dependency-safe order, then one chain-rule step per saved link.
+# Backward: first a dependency-safe order, then one chain-rule step per link.
 
 # --8<-- [start:order]
-
-def dependency_safe_order(root: Value) -> list[Value]:
+def dependency_safe_order(root):
     """Every Value reachable from `root`, each one after all of its parents."""
     safe_order = []
     seen = set()
 
     def append_after_parents(node):
-        if id(node) in seen:  # reached again by another path: it is already placed
+        if id(node) in seen:  # reached again by another path: already placed
             return
         seen.add(id(node))
         for link in node.parents:
@@ -136,19 +137,19 @@ def dependency_safe_order(root: Value) -> list[Value]:
 
 # --8<-- [start:backward]
 class BackwardStep(NamedTuple):
-    """One chain-rule update: upstream × local = contribution, added to parent.grad (before → after)."""
+    """One chain-rule update along one saved link, for display."""
 
     output: Value
     parent: Value
-    upstream: float
-    local: float
-    contribution: float
-    before: float
-    after: float
+    upstream: float  # output.grad
+    local: float  # link.local_grad
+    contribution: float  # upstream × local, added to parent.grad
+    before: float  # parent.grad before the update
+    after: float  # parent.grad after it
 
 
-def backward(root: Value) -> list[BackwardStep]:
-    """Fill in .grad of every Value that `root` depends on; return one step per saved link."""
+def backward(root):
+    """Fill in .grad of every Value `root` depends on; return one step per link."""
     safe_order = dependency_safe_order(root)
 
     for node in safe_order:  # clear old gradients,
@@ -156,7 +157,7 @@ def backward(root: Value) -> list[BackwardStep]:
     root.grad = 1.0  # then seed: dL/dL = 1
 
     steps = []
-    for output in reversed(safe_order):  # each output's gradient is complete before it is used
+    for output in reversed(safe_order):  # output.grad is complete by now
         for link in output.parents:
             parent = link.value
             upstream = output.grad
@@ -164,6 +165,7 @@ def backward(root: Value) -> list[BackwardStep]:
             contribution = upstream * local
             before = parent.grad
             parent.grad += contribution
-            steps.append(BackwardStep(output, parent, upstream, local, contribution, before, parent.grad))
+            steps.append(BackwardStep(output, parent, upstream, local,
+                                      contribution, before, parent.grad))
     return steps
 # --8<-- [end:backward]
