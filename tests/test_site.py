@@ -6,16 +6,11 @@ literals. Every test here needs the site built (`site` marker); the fixture buil
 
 from __future__ import annotations
 
-import ast
 import importlib.util
-import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from collections import Counter
-from html import escape, unescape
+from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -24,7 +19,7 @@ import pytest
 import yaml
 
 from conftest import REPO, build_site, page_html
-from glassgrad.examples import LINEAR_INPUTS, SIGMOID_INPUTS
+from glassgrad.examples import LINEAR_INPUTS
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 
 pytestmark = pytest.mark.site
@@ -37,7 +32,7 @@ CHAPTER_3 = "chapters/3-fused-sigmoid/"
 # Generated figures (SVG outside icons and legend swatches) each page must contain, one row per page.
 EXPECTED_FIGURES = {
     "": 1,  # Home: the hero graph of the first example
-    CHAPTER_1: 0,
+    CHAPTER_1: 1,  # the complete graph it opens with
     CHAPTER_2: 6,  # storage, w*w, graph before and after backward; 2 step-through players
     CHAPTER_3: 6,  # the fused and the atomic neuron; 4 step-through players (2 side by side)
     "notebook/tutorial/": 12,  # chapters 2 and 3 again: the notebook is made from the chapters
@@ -173,7 +168,6 @@ def test_chapter_1_table_has_every_node_with_pytorch_numbers(built_site: Path) -
     assert len(reference) == 8
     for name, (value, grad) in reference.items():
         assert f"{name:<5} {value:8.1f} {grad:8.1f}" in text, name
-    assert f"✓ {len(reference)} values and {len(reference)} gradients agree" in text
 
 
 def test_chapter_1_prose_numbers(built_site: Path) -> None:
@@ -182,7 +176,7 @@ def test_chapter_1_prose_numbers(built_site: Path) -> None:
     for name, value in LINEAR_INPUTS.items():
         assert f'alttext="{name}={value:g}"' in html, name
     assert f'alttext="{reference["w"][1]:g}"' in html
-    assert f'alttext="{reference["w"][1]:.6f}"' in html  # the finite-difference slope, to 6 decimals
+    assert f"slope of L in w: {reference['w'][1]:.6f}" in text_of(html)  # the finite difference, to 6 decimals
 
 
 # ---- every page -------------------------------------------------------------------------------------
@@ -340,90 +334,6 @@ def copy_tree(destination: Path) -> Path:
     for folder in ("docs", "src"):
         shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
     return destination
-
-
-def engine_numbers(src: Path) -> dict[str, dict[str, list[float]]]:
-    """Values and grads of both examples (``"linear"``, fused ``"sigmoid"``) from the glassgrad in `src`.
-
-    Runs in a new process; checks that the copy's engine is the one imported and that it agrees with PyTorch.
-    """
-    program = (
-        "import json, glassgrad.examples as ex, glassgrad.torch_reference as tr\n"
-        "from glassgrad import backward\n"
-        "linear, neuron = ex.linear_loss(), ex.sigmoid_neuron(fused=True)\n"
-        "backward(linear['L']); backward(neuron['L'])\n"
-        "tr.compare(neuron, tr.sigmoid_neuron(fused=True))\n"
-        "print(json.dumps({'linear': {k: [v.data, v.grad] for k, v in linear.items()},"
-        " 'sigmoid': {k: [v.data, v.grad] for k, v in neuron.items()},"
-        " 'torch': tr.linear_loss(), 'file': ex.__file__}))\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    finished = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True)
-    numbers = json.loads(finished.stdout)
-    assert Path(numbers["file"]).is_relative_to(src), "the copy's engine was not the one imported"
-    assert numbers["linear"] == {name: list(pair) for name, pair in numbers["torch"].items()}
-    return {"linear": numbers["linear"], "sigmoid": numbers["sigmoid"]}
-
-
-def with_inputs(source: str, name: str, changes: dict[str, float]) -> str:
-    """`examples.py`'s source with some entries of its ``name = {...}`` dict literal replaced."""
-    found = re.search(rf"^{name} = (\{{.*?\}})$", source, re.MULTILINE)
-    assert found, f"could not find {name} in examples.py"
-    inputs = ast.literal_eval(found[1])
-    assert set(changes) <= set(inputs), changes
-    return source[: found.start(1)] + repr({**inputs, **changes}) + source[found.end(1) :]
-
-
-def alttexts(html: str) -> set[str]:
-    """The TeX of every formula on a page (the MathML hook keeps it in ``alttext``)."""
-    return {unescape(text) for text in re.findall(r'alttext="([^"]*)"', html)}
-
-
-def test_changed_input_changes_the_published_numbers(tmp_path: Path, built_site: Path) -> None:
-    # One build changes both examples: inputs and results in prose, listings and tables must follow.
-    linear_changes = {"w": LINEAR_INPUTS["w"] + 0.5, "y": LINEAR_INPUTS["y"] + 1.0}
-    sigmoid_changes = {"b": SIGMOID_INPUTS["b"] + 0.5}  # z is no longer 0: no round numbers left
-    tree = copy_tree(tmp_path / "tree")
-    examples = tree / "src/glassgrad/examples.py"
-    source = examples.read_text(encoding="utf-8")
-    edited = with_inputs(with_inputs(source, "LINEAR_INPUTS", linear_changes), "SIGMOID_INPUTS", sigmoid_changes)
-    examples.write_text(edited, encoding="utf-8")
-
-    numbers = engine_numbers(tree / "src")
-    linear, neuron = numbers["linear"], numbers["sigmoid"]
-    original = torch_linear_loss()
-    assert (linear["w"][0], linear["y"][0], neuron["b"][0]) == (linear_changes["w"], linear_changes["y"], sigmoid_changes["b"])
-    assert linear["L"][0] != original["L"][0] and linear["w"][1] != original["w"][1]
-    assert neuron["z"][0] != 0.0
-
-    site = tmp_path / "site"
-    build_site(tree, site, pythonpath=tree / "src")  # strict: every page's checks still pass
-    changed_w, changed_y = linear_changes["w"], linear_changes["y"]
-
-    chapter_1 = page_html(site, CHAPTER_1)
-    text = text_of(chapter_1)
-    for name, (value, grad) in linear.items():
-        assert f"{name:<5} {value:8.1f} {grad:8.1f}" in text, name
-    assert f"w = torch.tensor({changed_w!r}, requires_grad=True)" in text
-    assert f"Forward: m = {linear['m'][0]} , a = {linear['a'][0]}" in text
-    assert {f"w={changed_w:g}", f"y={changed_y:g}", f"{linear['w'][1]:g}"} <= alttexts(chapter_1)
-
-    home = alttexts(page_html(site, ""))
-    assert {f"w={changed_w:g}", f"L={linear['L'][0]:g}", f"\\partial L/\\partial w={linear['w'][1]:g}"} <= home
-
-    chapter_2 = page_html(site, CHAPTER_2)
-    text = text_of(chapter_2)
-    assert f'sw = Value({changed_w!r}, label="w")' in text and f'sy = Value({changed_y!r}, label="y")' in text
-    assert f"tw = torch.tensor({changed_w!r}," in text
-    m_grad, x_value, w_grad = linear["m"][1], linear["x"][0], linear["w"][1]
-    assert {f"({m_grad:g})\\times {x_value:g}={w_grad:g}", f"w={changed_w:g}", f"{linear['e'][1]:g}"} <= alttexts(chapter_2)
-
-    chapter_3 = alttexts(page_html(site, CHAPTER_3))
-    assert {f"b={sigmoid_changes['b']:g}", f"z={neuron['z'][0]:.4g}"} <= chapter_3
-    assert {f"\\partial L/\\partial {name}={neuron[name][1]:.4g}" for name in "wxby"} <= chapter_3
-
-    for page in ("", CHAPTER_1, CHAPTER_2, CHAPTER_3):
-        assert page_html(site, page) != page_html(built_site, page), page
 
 
 def keep_only_pages(tree: Path, pages: list[str]) -> None:
