@@ -35,7 +35,7 @@ EXPECTED_FIGURES = {
     CHAPTER_1: 1,  # the complete graph it opens with
     CHAPTER_2: 6,  # storage, w*w, graph before and after backward; 2 step-through players
     CHAPTER_3: 6,  # the fused and the atomic neuron; 4 step-through players (2 side by side)
-    "notebook/tutorial/": 12,  # chapters 2 and 3 again: the notebook is made from the chapters
+    "notebook/tutorial/": 13,  # chapters 1 to 3 again: the notebook is made from the chapters
     "beyond/stability/": 2,  # value error and gradient error against z, one plot each
     "beyond/gradcheck/": 1,  # the check's error against the step size
     "beyond/why-order/": 11,  # 2 graphs that reuse a value, 2 pairs of players, the diamond after 5 runs
