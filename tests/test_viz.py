@@ -117,10 +117,10 @@ def test_graph_ids_are_unique_and_follow_the_documented_scheme(linear):
     mapping = graph_ids(root, "fig")
     assert figure.prefix == "fig" and isinstance(figure, GraphFigure)
     for i, node in enumerate(order):
-        assert figure.node_id(node) == mapping.node_id(node) == f"fig-node-{i}"
-    assert figure.edge_id(nodes["m"], 1) == f"fig-edge-{order.index(nodes['m'])}-1"
+        assert figure.ids.node_id(node) == mapping.node_id(node) == f"fig-node-{i}"
+    assert figure.ids.edge_id(nodes["m"], 1) == f"fig-edge-{order.index(nodes['m'])}-1"
     with pytest.raises(IndexError):
-        figure.edge_id(nodes["m"], 2)
+        figure.ids.edge_id(nodes["m"], 2)
 
 
 def test_graph_data_attributes_describe_each_element(linear):
@@ -289,7 +289,7 @@ def test_trace_cards_name_existing_graph_elements(linear):
         assert edge.get("data-gg-output") == str(figure.ids.index(step.output))
         assert edge.get("data-gg-parent") == str(figure.ids.index(step.parent))
         assert float(edge.get("data-gg-local")) == step.local
-        assert card.get("data-gg-parent-node") == figure.node_id(step.parent)
+        assert card.get("data-gg-parent-node") == figure.ids.node_id(step.parent)
         assert card.get("data-gg-op") in ids
 
 

@@ -59,10 +59,10 @@ def show_backward_steps(
         attrs = f' data-gg-step="{number}" data-gg-output="{escape(out)}" data-gg-parent="{escape(parent)}"'
         if graph is not None:
             attrs += (
-                f' data-gg-edge="{escape(graph.edge_id(step.output, k))}"'
-                f' data-gg-op="{escape(graph.op_id(step.output))}"'
-                f' data-gg-output-node="{escape(graph.node_id(step.output))}"'
-                f' data-gg-parent-node="{escape(graph.node_id(step.parent))}"'
+                f' data-gg-edge="{escape(graph.ids.edge_id(step.output, k))}"'
+                f' data-gg-op="{escape(graph.ids.op_id(step.output))}"'
+                f' data-gg-output-node="{escape(graph.ids.node_id(step.output))}"'
+                f' data-gg-parent-node="{escape(graph.ids.node_id(step.parent))}"'
             )
         css = "gg-step gg-highlight" if out in highlighted else "gg-step"
         cards.append(

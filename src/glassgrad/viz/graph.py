@@ -223,10 +223,7 @@ def graph_ids(root: Value, prefix: str) -> GraphIds:
 
 
 class GraphFigure(HtmlFragment):
-    """The fragment returned by `draw_graph`: the markup plus the id mapping of its elements.
-
-    ``figure.prefix``, ``figure.node_id(v)``, ``figure.op_id(v)``, ``figure.edge_id(output, k)``
-    and ``figure.out_id(v)`` give the ids used in the SVG; ``figure.ids`` is the `GraphIds`.
+    """The fragment returned by `draw_graph`: the markup plus ``ids``, the `GraphIds` of its elements.
 
     Args:
         html: the figure's markup.
@@ -243,22 +240,6 @@ class GraphFigure(HtmlFragment):
     def prefix(self) -> str:
         """The id prefix of this figure (also the id of its ``<figure>`` element)."""
         return self.ids.prefix
-
-    def node_id(self, value: Value) -> str:
-        """Id of the value box of `value` (see `GraphIds.node_id`)."""
-        return self.ids.node_id(value)
-
-    def op_id(self, value: Value) -> str:
-        """Id of the operation circle that produced `value` (see `GraphIds.op_id`)."""
-        return self.ids.op_id(value)
-
-    def edge_id(self, output: Value, k: int) -> str:
-        """Id of the edge for ``output.parents[k]`` (see `GraphIds.edge_id`)."""
-        return self.ids.edge_id(output, k)
-
-    def out_id(self, value: Value) -> str:
-        """Id of the edge into the value box of `value` (see `GraphIds.out_id`)."""
-        return self.ids.out_id(value)
 
 
 def graph_fingerprint(order: Sequence[Value], show_grad: bool, head: str, kind: str = "gg") -> str:
