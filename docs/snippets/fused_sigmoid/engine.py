@@ -1,3 +1,4 @@
 import math
 
-from glassgrad.scratch import ParentLink, Value, add, backward, dependency_safe_order, multiply, square, subtract
+from glassgrad.scratch import (ParentLink, Value, add, backward,
+                               dependency_safe_order, multiply, square, subtract)
