@@ -71,7 +71,7 @@ def _labels(ids: GraphIds) -> dict[str, str]:
 
 
 def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
-    """The frames of the ordering walk from `root`, one per `trace_dependency_safe_order` event.
+    """The frames of the ordering walk from `root`, one per `walk_events` event.
 
     A ``"start"`` frame comes first and a ``"reverse"`` frame (the list reversed into the
     backward schedule) last. `ids` addresses the figure the frames will be played on.
@@ -156,7 +156,7 @@ def _link_indices(steps: Sequence[Any]) -> list[int]:
 def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds) -> list[dict[str, Any]]:
     """The frames of one backward pass from `root`: start ("—"), seed (0, root 1), then one per step.
 
-    `steps` is the log `glassgrad.backward(root)` returned; every number comes from it, formatted
+    `steps` is the log `backward(root)` returned (either engine); every number comes from it, formatted
     with the figures' `fmt`.
     """
     name = {node: caption(node, ids.index(node)) for node in ids.order}
@@ -273,7 +273,7 @@ def animate_order(
     min_width: int | None = None,
     id_prefix: str | None = None,
 ) -> PlayerFragment:
-    """A player replaying `trace_dependency_safe_order(root)` on the graph of `root`.
+    """A player replaying the ordering walk (`walk_events(root)`) on the graph of `root`.
 
     Each step shows the node being visited (and the open visit path), a node skipped because
     it is already in the list, or a node appended; the dependency-first list grows under the

@@ -30,7 +30,7 @@ def show_backward_steps(
     ``parent.grad: before → after`` (after in the gradient's teal).
 
     Args:
-        steps: the log returned by `glassgrad.backward(root)`.
+        steps: the log returned by `backward(root)` (glassgrad or chapter 2's engine).
         highlight_outputs: display names of outputs whose cards are highlighted (class
             ``gg-highlight``), for example the sigmoid's nodes ``{"s"}``.
         graph: the `draw_graph` figure of the same graph; each card then carries

@@ -175,7 +175,7 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value] | None = Non
 
 
 def show_order_walk(root: Value) -> HtmlFragment:
-    """The ordering walk from `root`, one line per event of `trace_dependency_safe_order`.
+    """The ordering walk from `root`, one line per event of `walk_events`.
 
     A leaf reads ``visit(w) → w has no parents → append w``; a value with parents opens
     ``visit(m):``, its parents' walks are indented below it, and it closes with
