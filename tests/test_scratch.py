@@ -58,3 +58,41 @@ def test_a_copy_whose_multiply_swaps_its_local_derivatives_fails_the_build(
     log = finished.stdout
     assert finished.returncode != 0
     assert re.search(r"docs/chapters/2-from-scratch\.md: exec block \d+ .*failed with AssertionError", log), log[-3000:]
+
+
+def test_viz_draws_chapter_2s_engine_and_glassgrad_alike() -> None:
+    pytest.importorskip("graphviz")
+    import glassgrad
+    from glassgrad import viz
+
+    pages = []
+    for engine in (scratch, glassgrad):
+        nodes = linear_loss(engine)
+        steps = engine.backward(nodes["L"])
+        root = nodes["L"]
+        pages.append([
+            str(figure) for figure in (
+                viz.draw_graph(root), viz.show_backward_steps(steps), viz.show_complete_state(root),
+                viz.show_order_walk(root), viz.show_parent_link(nodes["m"]),
+                viz.animate_order(root), viz.animate_backward(root, steps),
+            )
+        ])
+    assert pages[0] == pages[1]
+
+
+def test_the_figures_walk_matches_the_listed_order_and_needs_no_recursion() -> None:
+    from glassgrad.viz.graph import walk
+
+    nodes = sigmoid_neuron(False, scratch)
+    assert walk(nodes["L"]) == scratch.dependency_safe_order(nodes["L"])
+    deep = scratch.Value(1.0, "x")
+    for _ in range(5000):
+        deep = scratch.square(deep)
+    with pytest.raises(RecursionError):
+        scratch.dependency_safe_order(deep)
+    assert len(walk(deep)) == 5001
+    p = scratch.Value(1.0, "p")
+    q = scratch.multiply(p, p, "q")
+    p.parents = (scratch.ParentLink(q, 1.0),)  # p now depends on q, which depends on p
+    with pytest.raises(ValueError, match="cycle"):
+        walk(q)
