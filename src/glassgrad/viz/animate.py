@@ -14,7 +14,7 @@ script runs.
 Frame format (``json.loads`` of the embedded script; ids are element ids of the figure):
 
 * order player: ``{"kind": "order", "labels": {id: name}, "frames": [...]}``, one frame per
-  walk event (`glassgrad.viz.graph.walk_events`) between a ``"start"`` frame and a final ``"reverse"`` frame. Each frame has
+  event of `glassgrad.viz.graph.walk` between a ``"start"`` frame and a final ``"reverse"`` frame. Each frame has
   ``event`` (start/enter/skip/append/reverse), ``node`` (id or null), ``depth``, ``path``
   (ids of the open visits, outermost first), ``order`` (ids appended so far), ``edges``
   (the link being followed and its operation circle).
@@ -35,7 +35,7 @@ from importlib import resources
 from typing import Any, Sequence
 
 from glassgrad.viz.cards import show_backward_steps
-from glassgrad.viz.graph import HIDDEN, GraphIds, Value, chips, draw_graph, graph_fingerprint, walk, walk_events
+from glassgrad.viz.graph import HIDDEN, GraphIds, Value, chips, draw_graph, graph_fingerprint, walk
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
@@ -71,12 +71,13 @@ def _labels(ids: GraphIds) -> dict[str, str]:
 
 
 def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
-    """The frames of the ordering walk from `root`, one per `walk_events` event.
+    """The frames of the ordering walk from `root`, one per event of `walk`.
 
     A ``"start"`` frame comes first and a ``"reverse"`` frame (the list reversed into the
     backward schedule) last. `ids` addresses the figure the frames will be played on.
     """
-    events = walk_events(root)
+    events: list[Any] = []
+    walk(root, events)
     name = {node: caption(node, ids.index(node)) for node in ids.order}
     path: list[Value] = []  # the open visits, outermost first
     order: list[Value] = []
@@ -97,8 +98,6 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
             output = path[event.depth - 1]
             k = next_link[output]
             next_link[output] = k + 1
-            if output.parents[k].value is not node:
-                raise ValueError(f"the order trace does not follow the stored links of {name[output]}")
             edges = [ids.edge_id(output, k), ids.op_id(output)]
             via = f"{name[output]}.parents[{k}]"
         if event.kind == "enter":
@@ -273,7 +272,7 @@ def animate_order(
     min_width: int | None = None,
     id_prefix: str | None = None,
 ) -> PlayerFragment:
-    """A player replaying the ordering walk (`walk_events(root)`) on the graph of `root`.
+    """A player replaying the ordering walk (`walk`) on the graph of `root`.
 
     Each step shows the node being visited (and the open visit path), a node skipped because
     it is already in the list, or a node appended; the dependency-first list grows under the

@@ -7,7 +7,7 @@ from typing import Sequence
 import graphviz
 
 from glassgrad.viz.graph import (
-    FONT, TEXT_CLASSES, Value, check_prefix, chips, figure_html, fingerprint, names, svg_cleanup, walk, walk_events,
+    FONT, TEXT_CLASSES, Value, check_prefix, chips, figure_html, fingerprint, names, svg_cleanup, walk,
 )
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
@@ -64,10 +64,11 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
         f"{link_rows}</TABLE>>"
     )
     dot.node(f"{id_prefix}-v", v_label, id=f"{id_prefix}-v", **{"class": "gg-storage-v"})
+    first_slot: dict[Value, int] = {}  # w * w: one parent object, two links, one box
     for j, other in enumerate(output.parents):
         parent = other.value
-        if any(earlier.value is parent for earlier in output.parents[:j]):
-            continue  # w * w: one parent object, two links
+        if first_slot.setdefault(parent, j) != j:
+            continue
         role = "u = " if j == k else ""
         u_label = (
             '<<TABLE BORDER="1" COLOR="#94a3b8" CELLBORDER="0" CELLSPACING="2" CELLPADDING="3" STYLE="rounded" BGCOLOR="#f8fafc">'
@@ -77,9 +78,6 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
             "</TABLE>>"
         )
         dot.node(f"{id_prefix}-u-{j}", u_label, id=f"{id_prefix}-u-{j}", **{"class": "gg-storage-u"})
-    first_slot = {}
-    for j, other in enumerate(output.parents):
-        first_slot.setdefault(other.value, j)
     for j, other in enumerate(output.parents):
         u_node = f"{id_prefix}-u-{first_slot[other.value]}"
         if first_slot[other.value] == j:  # one forward arrow per parent object, even for w * w
@@ -175,14 +173,15 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value] | None = Non
 
 
 def show_order_walk(root: Value) -> HtmlFragment:
-    """The ordering walk from `root`, one line per event of `walk_events`.
+    """The ordering walk from `root`, one line per event of `walk`.
 
     A leaf reads ``visit(w) → w has no parents → append w``; a value with parents opens
     ``visit(m):``, its parents' walks are indented below it, and it closes with
     ``both parents are in the order → append m``; an already appended value reads
     ``w is already in the order → skip``.
     """
-    events = walk_events(root)
+    events: list = []
+    walk(root, events)
     shown = names(root)
     lines = []
     i = 0

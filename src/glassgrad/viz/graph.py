@@ -124,12 +124,6 @@ def figure_html(
     )
 
 
-def walk_events(root: Value) -> list[WalkEvent]:
-    """The events of `walk` from `root`: enter, skip and append, in the order they happen."""
-    events: list[WalkEvent] = []
-    walk(root, events)
-    return events
-
 FONT = "Helvetica,Arial,sans-serif"
 
 # Graphviz writes these colours as `fill` on <text>; `_svg_cleanup` turns each into a class
