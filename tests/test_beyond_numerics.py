@@ -1,4 +1,4 @@
-"""The "Beyond the seed" pages: their numerical claims hold for the engine, and the built pages show them."""
+"""The "Going further" pages: their numerical claims hold for the engine, and the built pages show them."""
 
 from __future__ import annotations
 
@@ -199,7 +199,7 @@ def test_gradcheck_page_shows_every_op_and_the_step_size_plot(built_site):
 @pytest.mark.site
 def test_beyond_pages_are_in_the_navigation_and_load_nothing_remote(built_site):
     home = page_html(built_site, "")
-    assert "Beyond the seed" in home
+    assert "Going further" in home
     assert "beyond/stability/" in home and "beyond/gradcheck/" in home
     for page in ("beyond/stability/", "beyond/gradcheck/"):
         figures = re.findall(r'<figure class="gg gg-plot".*?</figure>', page_html(built_site, page), re.S)

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, page_html
-from glassgrad import backward, dependency_safe_order
+from glassgrad import backward, dependency_safe_order, scratch
 
 SNIPPETS = REPO / "docs" / "snippets" / "why_order"
 PAGE = "beyond/why-order/"
-PAGE_ORDER = ["graphs", "every_path", "one_pass", "torch_twins", "compare", "assign", "recursive_order", "deep_chain"]
+PAGE_ORDER = ["graphs", "every_path", "one_pass", "torch_twins", "compare", "assign", "iterative_order", "deep_chain"]
 
 
 @pytest.fixture(scope="module")
@@ -158,20 +158,23 @@ def test_grads_table_marks_exactly_the_wrong_cells(page: dict) -> None:
 # --- recursion -----------------------------------------------------------------------------------
 
 
-def test_recursive_order_matches_the_iterative_one_on_small_graphs(page: dict) -> None:
+def test_the_pages_loop_orders_like_chapter_2s_recursion_and_glassgrad(page: dict) -> None:
     for build in page["GRAPHS"].values():
         root = build()
-        assert page["recursive_dependency_safe_order"](root) == dependency_safe_order(root)
+        expected = scratch.dependency_safe_order(root)
+        assert page["iterative_dependency_safe_order"](root) == expected == dependency_safe_order(root)
 
 
-def test_recursive_order_hits_the_default_recursion_limit(page: dict) -> None:
+def test_chapter_2s_recursion_hits_the_default_recursion_limit_and_the_loop_does_not(page: dict) -> None:
     limit = page["DEFAULT_LIMIT"]
-    longest = page["longest_chain_that_works"](page["recursive_dependency_safe_order"])
+    longest = page["longest_chain_that_works"](scratch.dependency_safe_order, engine=scratch)
     assert limit - 10 < longest < limit
-    result, error = page["in_fresh_thread"](page["recursive_dependency_safe_order"], page["scaled_chain"](longest)[0])
+    fits, too_deep = (page["scaled_chain"](n, engine=scratch)[0] for n in (longest, longest + 1))
+    result, error = page["in_fresh_thread"](scratch.dependency_safe_order, fits)
     assert error is None and len(result) == longest + 2
-    _, error = page["in_fresh_thread"](page["recursive_dependency_safe_order"], page["scaled_chain"](longest + 1)[0])
+    _, error = page["in_fresh_thread"](scratch.dependency_safe_order, too_deep)
     assert isinstance(error, RecursionError)
+    assert len(page["iterative_dependency_safe_order"](too_deep)) == longest + 3
 
 
 def test_iterative_order_handles_a_deep_chain(page: dict) -> None:

@@ -1,17 +1,17 @@
 import sys
 import threading
 
-from glassgrad import Value, multiply
+import glassgrad
 
 DEFAULT_LIMIT = 1000  # CPython's default recursion limit; imported libraries may raise it
 
 
-def scaled_chain(length, factor=1.000001):
+def scaled_chain(length, factor=1.000001, engine=glassgrad):
     """x, then `length` multiplications by one shared leaf k: v = x·k·k·…·k."""
-    x, k = Value(1.0, "x"), Value(factor, "k")
+    x, k = engine.Value(1.0, "x"), engine.Value(factor, "k")
     node = x
     for _ in range(length):
-        node = multiply(node, k)
+        node = engine.multiply(node, k)
     return node, x, k
 
 
@@ -37,12 +37,12 @@ def in_fresh_thread(function, *args, limit=DEFAULT_LIMIT):
     return outcome.get("result"), outcome.get("error")
 
 
-def longest_chain_that_works(order_function, high=2 * DEFAULT_LIMIT):
-    """Binary search for the longest chain `order_function` can order."""
+def longest_chain_that_works(order_function, engine=glassgrad, high=2 * DEFAULT_LIMIT):
+    """Binary search for the longest chain (built with `engine`) that `order_function` can order."""
     low = 1  # known to work; `high` is known to fail
     while high - low > 1:
         middle = (low + high) // 2
-        root, _, _ = scaled_chain(middle)
+        root, _, _ = scaled_chain(middle, engine=engine)
         _, error = in_fresh_thread(order_function, root)
         low, high = (middle, high) if error is None else (low, middle)
     return low
