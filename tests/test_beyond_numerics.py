@@ -205,4 +205,4 @@ def test_beyond_pages_are_in_the_navigation_and_load_nothing_remote(built_site):
         figures = re.findall(r'<figure class="gg gg-plot".*?</figure>', page_html(built_site, page), re.S)
         assert figures
         for figure in figures:
-            assert set(re.findall(r"https?://[^\"' )]+", figure)) <= {"http://www.w3.org/2000/svg"}
+            assert set(re.findall(r"https?://[^\"' )]+", figure)) <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}

@@ -125,82 +125,60 @@ def test_training_is_reproducible_bit_for_bit() -> None:
 
 # --- decision_boundary -----------------------------------------------------------------------------
 
-boundary = pytest.importorskip("glassgrad.viz.boundary")
+plot = pytest.importorskip("glassgrad.viz.plot")
+pytest.importorskip("matplotlib")
 
 
-def test_boundary_counts_misclassified_points() -> None:
-    """The note counts the points whose score has the wrong sign, and those are ringed."""
+def test_boundary_rings_exactly_the_misclassified_points() -> None:
     points = [(-1.0, 0.0), (1.0, 0.0), (0.5, 0.0), (-0.5, 0.0)]
     labels = [-1, 1, -1, 1]  # the last two are on the wrong side of score = x1
-    html = str(boundary.decision_boundary(lambda a, b: a, points, labels, resolution=10))
-    wrong = sum((a > 0) != (label > 0) for (a, _), label in zip(points, labels))
-    assert f"{wrong} of {len(points)} points misclassified (ringed)." in html
-    assert html.count('data-missed="1"') == wrong
-    assert html.count('class="gg-boundary-point"') == len(points)
+    figure = plot.boundary_figure(lambda a, b: a, points, labels, resolution=10)
+    assert figure.glassgrad_misclassified == [(0.5, 0.0), (-0.5, 0.0)]
+    assert "2 of 4 points misclassified (ringed)." in str(plot.to_html(figure))
+    plotted = {line.get_label(): line.get_xydata().tolist() for line in figure.axes[0].lines}
+    assert plotted["label −1"] == [[-1.0, 0.0], [0.5, 0.0]] and plotted["label +1"] == [[1.0, 0.0], [-0.5, 0.0]]
 
 
 def test_boundary_zero_line_follows_the_score() -> None:
-    """For score = x1 - 0.3 the traced line is vertical, at the pixel where x1 = 0.3."""
-    figure = str(
-        boundary.decision_boundary(
-            lambda a, b: a - 0.3, [(-1.0, -1.0), (1.0, 1.0)], [-1, 1], x_range=(-1, 1), y_range=(-1, 1), resolution=20
-        )
-    )
-    line = re.search(r'class="gg-boundary-line" d="([^"]+)"', figure)
-    assert line is not None
-    xs = {float(x) for x in re.findall(r"[ML](-?[\d.]+),", line.group(1))}
-    area = boundary.BOUNDARY_AREA
-    left, right = area.x_pixels
-    expected = left + (0.3 + 1) / 2 * (right - left)
-    assert all(abs(x - expected) <= 0.051 for x in xs), (xs, expected)
+    """For score = x1 - 0.3 the zero contour is the vertical line x1 = 0.3."""
+    figure = plot.boundary_figure(lambda a, b: a - 0.3, [(-1.0, -1.0), (1.0, 1.0)], [-1, 1], resolution=21)
+    (contour,) = [c for c in figure.axes[0].collections if getattr(c, "levels", None) is not None and list(c.levels) == [0]]
+    xs = [x for path in contour.get_paths() for x, _ in path.vertices]
+    assert xs and all(abs(x - 0.3) < 1e-9 for x in xs)
 
 
-def test_boundary_without_a_sign_change_has_no_line_and_one_region() -> None:
-    """A score that is positive everywhere tints one class only and draws no zero line."""
-    html = str(boundary.decision_boundary(lambda a, b: 1.0 + a * a, [(0.0, 0.0), (1.0, 1.0)], [1, 1], resolution=6))
-    assert "gg-boundary-line" not in html
-    assert 'data-class="+1"' in html and 'data-class="-1"' not in html
+def test_boundary_without_a_sign_change_has_no_line() -> None:
+    figure = plot.boundary_figure(lambda a, b: 1.0 + a * a, [(0.0, 0.0), (1.0, 1.0)], [1, 1], resolution=6)
+    assert not figure.axes[0].collections  # no regions, no zero line
+    assert figure.glassgrad_misclassified == []
 
 
 def test_boundary_is_deterministic_and_escaped() -> None:
-    """Same inputs, same bytes; labels and class names are escaped, never markup."""
     points, labels = make_moons(30, noise=0.1, seed=2)
     model = MLP(2, [4, 1], rng=2)
 
     def draw() -> str:
-        return str(
-            boundary.decision_boundary(
-                lambda a, b: model([a, b]).data,
-                points,
-                labels,
-                resolution=12,
-                x_label="<b>x</b>",
-                class_names=("<script>alert(1)</script>", "b&c"),
-                title='"quoted"',
-            )
-        )
+        return str(plot.decision_boundary(lambda a, b: model([a, b]).data, points, labels, resolution=12,
+                                          class_names=("<script>alert(1)</script>", "b&c"), title='"quoted"'))
 
     first = draw()
     assert first == draw()
-    assert "<script>" not in first and "<b>x</b>" not in first
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in first and "b&amp;c" in first
-    assert "http://" not in first.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "<script>" not in first and "&lt;script&gt;alert(1)&lt;/script&gt;" in first and "b&amp;c" in first
+    assert set(re.findall(r"https?://[^\"' )]+", first)) <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
 
 
 def test_boundary_refuses_bad_input() -> None:
-    """Mismatched lengths, labels other than ±1, or a one-cell grid are errors."""
     with pytest.raises(ValueError, match="2 points but 1 labels"):
-        boundary.decision_boundary(lambda a, b: a, [(0, 0), (1, 1)], [1])
+        plot.decision_boundary(lambda a, b: a, [(0, 0), (1, 1)], [1])
     with pytest.raises(ValueError, match="-1 or \\+1"):
-        boundary.decision_boundary(lambda a, b: a, [(0, 0)], [0])
+        plot.decision_boundary(lambda a, b: a, [(0, 0)], [0])
     with pytest.raises(ValueError, match="at least 2"):
-        boundary.decision_boundary(lambda a, b: a, [(0, 0)], [1], resolution=1)
+        plot.decision_boundary(lambda a, b: a, [(0, 0)], [1], resolution=1)
 
 
 def test_boundary_survives_nan_scores() -> None:
-    """A score that is nan somewhere leaves those cells untinted instead of failing."""
-    html = str(boundary.decision_boundary(lambda a, b: math.nan if a > 0 else a + 2, [(0.0, 0.0)], [1], resolution=8))
-    assert 'data-class="+1"' in html
+    figure = plot.boundary_figure(lambda a, b: math.nan if a > 0 else a + 2, [(0.0, 0.0), (1.0, 1.0)], [1, 1], resolution=8)
+    assert figure.glassgrad_misclassified == [(1.0, 1.0)]  # a nan score is on no side
 
 
 # --- the built pages -------------------------------------------------------------------------------
@@ -214,7 +192,6 @@ def test_training_page_shows_its_runs_and_figures(built_site) -> None:
     html = page_html(built_site, "training/")
     assert "all 40 losses agree with PyTorch" in html
     assert "all 40 losses and all 105 trained parameters" in html
-    assert html.count('class="gg-boundary-point"') == 60
     assert html.count('class="gg gg-plot"') == 3  # two loss curves and the decision boundary
     assert "Σ" in html  # the fused weighted-sum node in the neuron's graph
     assert "../reference/#glassgrad.nn.train" in html
@@ -237,7 +214,7 @@ def test_reference_page_documents_the_public_modules(built_site) -> None:
         "glassgrad.checks",
         "glassgrad.torch_reference.compare",
         "glassgrad.viz",
-        "glassgrad.viz.boundary.decision_boundary",
+        "glassgrad.viz.plot.boundary_figure",
     ):
         assert f'id="{anchor}"' in html, anchor
     assert "&gt;&gt;&gt;" in html  # doctest examples shown as code, not as block quotes

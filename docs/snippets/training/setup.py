@@ -2,8 +2,7 @@
 from glassgrad import Value, add, backward, dependency_safe_order, multiply
 from glassgrad.examples import SIGMOID_INPUTS, sigmoid_neuron
 from glassgrad.viz import draw_graph
-from glassgrad.viz.boundary import decision_boundary
-from glassgrad.viz.plot import Series, line_plot
+from glassgrad.viz.plot import Series, decision_boundary, line_plot
 
 
 def max_relative_gap(ours, theirs):

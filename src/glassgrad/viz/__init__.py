@@ -1,7 +1,8 @@
 """Pictures and cards for glassgrad graphs: inline SVG and HTML fragments built from live objects.
 
-This package imports graphviz (``pip install "glassgrad[viz]"`` and Graphviz's ``dot``); the
-engine core never does. Every function returns an `HtmlFragment`: ``print(fragment)`` in a
+The graph drawings need the graphviz package and Graphviz's ``dot``, the plots matplotlib
+(``pip install "glassgrad[viz]"``); each is imported only when a figure needs it, and the engine
+core never imports them. Every function returns an `HtmlFragment`: ``print(fragment)`` in a
 markdown-exec block with ``html="1"``, or leave it as the last expression of a Jupyter cell.
 Outside the site, add `stylesheet()` once for the colours.
 
@@ -16,7 +17,7 @@ from glassgrad.viz.cards import show_backward_steps, show_complete_state
 from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
 from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph, graph_ids
 from glassgrad.viz.html import HtmlFragment, escape, fmt, legend, stylesheet, stylesheet_text
-from glassgrad.viz.plot import line_plot
+from glassgrad.viz.plot import decision_boundary, line_plot
 
 __all__ = [
     "GraphFigure",
@@ -31,6 +32,7 @@ __all__ = [
     "graph_ids",
     "legend",
     "line_plot",
+    "decision_boundary",
     "order_violations",
     "show_backward_steps",
     "show_complete_state",

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-import graphviz
 
 from glassgrad.viz.graph import FONT, TEXT_CLASSES, figure_html, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, escape
@@ -105,6 +104,8 @@ def draw_boxes(
             raise ValueError(f"arrow {arrow.source!r} → {arrow.target!r} names a box that is not drawn")
     if rankdir not in ("LR", "TB", "RL", "BT"):
         raise ValueError(f"rankdir must be LR, TB, RL or BT, got {rankdir!r:.20}")
+
+    import graphviz  # here, not at the top: the plots and cards need neither graphviz nor dot
 
     dot = graphviz.Digraph(
         graph_attr={"rankdir": rankdir, "bgcolor": "transparent", "nodesep": "0.25", "ranksep": "0.35", "pad": "0.08"},

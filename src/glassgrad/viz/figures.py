@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import graphviz
 
 from glassgrad.viz.graph import (
     FONT, TEXT_CLASSES, Value, check_prefix, chips, figure_html, fingerprint, names, svg_cleanup, walk,
@@ -41,6 +40,8 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
     for j, other in enumerate(output.parents):
         shown.setdefault(other.value, caption(other.value) if other.value.label else f"u{j}")
     v_name, u_name = shown[output], shown[link.value]
+
+    import graphviz  # here, not at the top: the plots and cards need neither graphviz nor dot
 
     dot = graphviz.Digraph(
         graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.35", "ranksep": "1.1", "pad": "0.08"},

@@ -26,7 +26,6 @@ import hashlib
 import re
 from typing import Any, Literal, NamedTuple, Sequence
 
-import graphviz
 
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
@@ -354,6 +353,8 @@ def draw_graph(
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, f"{show_grad}|{min_width}|{caption_text!r}")
     ids = GraphIds(root, prefix)
     index = ids._index
+
+    import graphviz  # here, not at the top: the plots and cards need neither graphviz nor dot
 
     dot = graphviz.Digraph(
         graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.25", "ranksep": "0.3", "pad": "0.08"},
