@@ -9,6 +9,8 @@ it is built side by side with `built_site`, on the other core, instead of after 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -103,6 +105,28 @@ def page_html(site: Path, page: str) -> str:
     """The HTML of one built page, by its URL inside the site (``""`` for Home, ``"chapters/1-pytorch/"``)."""
     path = site / page / "index.html" if not page.endswith(".html") else site / page
     return path.read_text(encoding="utf-8")
+
+
+def copy_tree(destination: Path) -> Path:
+    """Copy what the build reads (mkdocs.yml, docs/, src/) into `destination`; return it."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
+    destination.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(REPO / "mkdocs.yml", destination / "mkdocs.yml")
+    for folder in ("docs", "src"):
+        shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
+    return destination
+
+
+def keep_only_pages(tree: Path, pages: list[str]) -> None:
+    """Trim the copied `tree` to `pages` (paths under docs/) and a nav of just those: a quicker build."""
+    for page in (tree / "docs").rglob("*.md"):
+        if page.relative_to(tree / "docs").as_posix() not in pages:
+            page.unlink()
+    config = tree / "mkdocs.yml"
+    nav = "nav:\n" + "".join(f"  - {page}\n" for page in pages)
+    trimmed, count = re.subn(r"^nav:\n(?:[ -].*\n)+", nav, config.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert count == 1, "mkdocs.yml has no nav block"
+    config.write_text(trimmed.replace("  - docs/hooks/notebook.py\n", ""), encoding="utf-8")  # and no notebook page
 
 
 @pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run count

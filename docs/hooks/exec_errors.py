@@ -74,6 +74,7 @@ class _State:
     builds = itertools.count(1)
     page = "<no page>"
     rendering = False  # between a page's on_page_markdown and its on_page_content
+    fences: list[int] = []  # line of each executed fence in the page's file
     blocks = 0
     running: _Block | None = None
     failures: list[Failure] = []
@@ -150,6 +151,8 @@ def _watch(language: str, format_block: Callable[..., str]) -> Callable[..., str
         if not block.errors:
             return output
         failure = _failure(block, *block.errors[0])
+        if block.number <= len(_State.fences):
+            failure.page_line = _State.fences[block.number - 1]
         _State.failures.append(failure)
         return _framed(failure, str(output))
 
@@ -191,6 +194,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     root = Path(config.config_file_path).parent if config.config_file_path else None
     source = Path(page.file.abs_src_path) if page.file.abs_src_path else None
     _State.page = source.relative_to(root).as_posix() if source and root and source.is_relative_to(root) else page.file.src_uri
+    _State.fences = _fence_lines(page.file.content_string)  # the file as written, front matter included
     _State.blocks = 0
     _State.failures = []
     _State.rendering = True
@@ -203,10 +207,6 @@ def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     _State.rendering = False
     if not failures:
         return content
-    fences = _fence_lines(page.file.content_string)  # the file as written, front matter included
-    for failure in failures:
-        if len(fences) == _State.blocks:
-            failure.page_line = fences[failure.block - 1]
     if _State.command == "serve":
         for failure in failures:
             log.warning("%s (shown on the page)", failure.headline())
