@@ -191,8 +191,8 @@ def on_pre_build(config: Any) -> None:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     """Remember the page whose blocks are about to run."""
-    root = Path(config.config_file_path).parent if config.config_file_path else None
-    source = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+    root = Path(config.config_file_path).resolve().parent if config.config_file_path else None
+    source = Path(page.file.abs_src_path).resolve() if page.file.abs_src_path else None
     _State.page = source.relative_to(root).as_posix() if source and root and source.is_relative_to(root) else page.file.src_uri
     _State.fences = _fence_lines(page.file.content_string)  # the file as written, front matter included
     _State.blocks = 0
