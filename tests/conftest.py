@@ -8,15 +8,18 @@ it is built side by side with `built_site`, on the other core, instead of after 
 
 from __future__ import annotations
 
+import functools
+import http.server
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, Iterator
 
 import pytest
 
@@ -175,3 +178,49 @@ def rebuilt_site(_site_builds: dict[str, Path], tmp_path_factory: pytest.TempPat
         build_site(REPO, destination)
         _site_builds["second"] = destination
     return _site_builds["second"]
+
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium, which Playwright drives (its own browser download cannot work offline)."""
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The built site served on 127.0.0.1 (a free port) for the session."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the session, driven by Playwright."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every page of the built site, as a URL path ("" for Home)."""
+    pages = []
+    for index in sorted(site.rglob("index.html")):
+        relative = index.parent.relative_to(site).as_posix()
+        pages.append("" if relative == "." else relative + "/")
+    return pages
