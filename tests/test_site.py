@@ -234,7 +234,7 @@ def test_generated_figure_count(built_site: Path, page: str) -> None:
 def nav_paths() -> list[str]:
     """Every page's source path under docs/, in mkdocs.yml's nav order."""
     loader = type("NavLoader", (yaml.SafeLoader,), {})
-    loader.add_multi_constructor("!", lambda *_: None)  # mkdocs.yml's own tags (!relative, python names)
+    loader.add_multi_constructor("!", lambda *_: None)  # mkdocs.yml's own tags (!ENV, python names)
     loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda *_: None)
     config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)
 
