@@ -11,7 +11,8 @@ count), so this hook follows the blocks through markdown-exec's public API inste
   nor those of the previous build under ``mkdocs serve``), and to frame a failed block on the page.
 
 ``mkdocs build`` and ``gh-deploy``, whatever their flags, stop with a PluginError naming the page, the
-block and the exception. ``mkdocs serve`` shows the failure on the page and keeps serving.
+block and the exception (a notebook cell that raises stops the build by itself, and MkDocs names
+the page). ``mkdocs serve`` shows the failure on the page and keeps serving.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import markdown_exec
-from mkdocs.exceptions import BuildError, PluginError
+from mkdocs.exceptions import PluginError
 
 log = logging.getLogger("mkdocs.hooks.exec_errors")
 
@@ -73,7 +74,6 @@ class _State:
     build = 0
     builds = itertools.count(1)
     page = "<no page>"
-    rendering = False  # between a page's on_page_markdown and its on_page_content
     fences: list[int] = []  # line of each executed fence in the page's file
     blocks = 0
     running: _Block | None = None
@@ -197,14 +197,12 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     _State.fences = _fence_lines(page.file.content_string)  # the file as written, front matter included
     _State.blocks = 0
     _State.failures = []
-    _State.rendering = True
     return markdown
 
 
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     """After the page's blocks ran: fail the build on a failed block (serving: say so in the terminal)."""
     failures, _State.failures = _State.failures, []
-    _State.rendering = False
     if not failures:
         return content
     if _State.command == "serve":
@@ -214,8 +212,3 @@ def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     report = "\n\n".join(f"{failure.headline()}\n" + "\n".join(f"    {line}" for line in failure.details.splitlines()) for failure in failures)
     raise PluginError(f"{len(failures)} executed block(s) failed; the site is not published.\n{report}")
 
-
-def on_build_error(error: Exception) -> None:
-    """Any other error while a page renders (a notebook cell, say): name the page."""
-    if not isinstance(error, BuildError) and _State.rendering:
-        log.error("%s: the build failed on this page: %s: %s", _State.page, type(error).__name__, error)
