@@ -50,6 +50,7 @@ class Failure:
     block_line: int | None  # line of the block's code that raised (Python blocks)
     details: str  # the traceback (Python) or the output (shell), as markdown-exec shows it
     page_line: int | None = None  # line of the block's opening fence in the page, when it is found there
+    raised: bool = True  # False for a shell block that exited with an error code
 
     def where(self) -> str:
         at = f"line {self.page_line}, " if self.page_line else ""
@@ -58,7 +59,7 @@ class Failure:
         return f"{self.page}: executed block {self.block} ({at}{self.language}{session}{inside})"
 
     def headline(self) -> str:
-        return f"{self.where()} raised {self.exception}"
+        return f"{self.where()} {'raised' if self.raised else 'failed with'} {self.exception}"
 
 
 @dataclass
@@ -119,7 +120,9 @@ def _failure(block: _Block, error: BaseException | None, message: str) -> Failur
     if first_block_frame is not None and lines[0].startswith("Traceback"):
         lines = lines[:1] + lines[first_block_frame:]  # from the block's own frame on, without markdown-exec's
     details = "\n".join(lines)
-    return Failure(_State.page, block.number, block.language, block.session, exception, block_line, details)
+    failure = Failure(_State.page, block.number, block.language, block.session, exception, block_line, details)
+    failure.raised = cause is not None
+    return failure
 
 
 def _framed(failure: Failure, output: str) -> str:
