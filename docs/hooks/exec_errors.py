@@ -24,7 +24,7 @@ import logging
 import re
 import sys
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -62,14 +62,6 @@ class Failure:
         return f"{self.where()} {'raised' if self.raised else 'failed with'} {self.exception}"
 
 
-@dataclass
-class _Block:
-    number: int
-    language: str
-    session: str
-    errors: list[tuple[BaseException | None, str]] = field(default_factory=list)
-
-
 class _State:
     command = "build"  # mkdocs serve sets "serve" (on_startup); anything else fails on a failed block
     build = 0
@@ -77,7 +69,7 @@ class _State:
     page = "<no page>"
     fences: list[int] = []  # line of each executed fence in the page's file
     blocks = 0
-    running: _Block | None = None
+    reports: list[tuple[BaseException | None, str]] | None = None  # markdown-exec's warnings in the running block
     failures: list[Failure] = []
 
 
@@ -96,13 +88,13 @@ class _Logger(logging.LoggerAdapter):
 
     def log(self, level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
         # Noted whatever the log level: `-q` must not hide a failure.
-        if level >= logging.WARNING and _State.running is not None:
-            _State.running.errors.append((sys.exc_info()[1], str(msg) % args if args else str(msg)))
+        if level >= logging.WARNING and _State.reports is not None:
+            _State.reports.append((sys.exc_info()[1], str(msg) % args if args else str(msg)))
         super().log(level, msg, *args, **kwargs)
 
 
-def _failure(block: _Block, error: BaseException | None, message: str) -> Failure:
-    """What went wrong in `block`, from the ExecutionError markdown-exec was handling (or its message)."""
+def _failure(language: str, session: str, error: BaseException | None, message: str) -> Failure:
+    """What went wrong in the running block, from the ExecutionError markdown-exec was handling (or its message)."""
     cause = error.__cause__ if error is not None else None
     block_line = None
     if cause is not None:
@@ -120,9 +112,8 @@ def _failure(block: _Block, error: BaseException | None, message: str) -> Failur
     if first_block_frame is not None and lines[0].startswith("Traceback"):
         lines = lines[:1] + lines[first_block_frame:]  # from the block's own frame on, without markdown-exec's
     details = "\n".join(lines)
-    failure = Failure(_State.page, block.number, block.language, block.session, exception, block_line, details)
-    failure.raised = cause is not None
-    return failure
+    page_line = _State.fences[_State.blocks - 1] if _State.blocks <= len(_State.fences) else None
+    return Failure(_State.page, _State.blocks, language, session, exception, block_line, details, page_line, cause is not None)
 
 
 def _framed(failure: Failure, output: str) -> str:
@@ -143,19 +134,14 @@ def _watch(language: str, format_block: Callable[..., str]) -> Callable[..., str
     @functools.wraps(format_block)
     def watched(*, session: str = "", **options: Any) -> str:
         _State.blocks += 1
-        block = _Block(_State.blocks, language, session)
-        if session:  # the page's own session, new in each build
-            session = f"{session} ({_State.page}, build {_State.build})"
-        _State.running = block
-        try:
-            output = format_block(session=session, **options)
+        reports = _State.reports = []
+        try:  # in the page's own session, new in each build
+            output = format_block(session=session and f"{session} ({_State.page}, build {_State.build})", **options)
         finally:
-            _State.running = None
-        if not block.errors:
+            _State.reports = None
+        if not reports:
             return output
-        failure = _failure(block, *block.errors[0])
-        if block.number <= len(_State.fences):
-            failure.page_line = _State.fences[block.number - 1]
+        failure = _failure(language, session, *reports[0])
         _State.failures.append(failure)
         return _framed(failure, str(output))
 
