@@ -116,13 +116,13 @@ def _failure(language: str, session: str, error: BaseException | None, message: 
     return Failure(_State.page, _State.blocks, language, session, exception, block_line, details, page_line, cause is not None)
 
 
-def _framed(failure: Failure, output: str) -> str:
-    """The failed block on the page (while serving): a failure box naming it, above markdown-exec's traceback."""
+def _framed(failure: Failure) -> str:
+    """The failed block on the page (while serving): a failure box naming it, with its traceback or output."""
     return (
         '<div class="admonition failure gg-exec-failure" role="alert">'
         f'<p class="admonition-title">Executed block {failure.block} failed: {html.escape(failure.exception)}</p>'
         f"<p>{html.escape(failure.where())}. <code>mkdocs build</code> fails until it is fixed.</p>"
-        f"{output}</div>"
+        f"<pre><code>{html.escape(failure.details)}</code></pre></div>"
     )
 
 
@@ -141,9 +141,8 @@ def _watch(language: str, format_block: Callable[..., str]) -> Callable[..., str
             _State.reports = None
         if not reports:
             return output
-        failure = _failure(language, session, *reports[0])
-        _State.failures.append(failure)
-        return _framed(failure, str(output))
+        _State.failures.append(_failure(language, session, *reports[0]))
+        return _framed(_State.failures[-1])
 
     watched.watched_by_exec_errors = True  # type: ignore[attr-defined]
     return watched
