@@ -42,7 +42,9 @@ def raising_copy(tmp_path: Path) -> Path:
 
 
 def environment(tree: Path) -> dict[str, str]:
-    return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NOTEBOOK_EXECUTE": "false", "PYTHONPATH": str(tree / "src")}
+    """The environment of a build of `tree`: its own engine, no notebook run, and no outer `make test`'s flags."""
+    outer = {name: value for name, value in os.environ.items() if name not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    return {**outer, "NO_MKDOCS_2_WARNING": "1", "NOTEBOOK_EXECUTE": "false", "PYTHONPATH": str(tree / "src")}
 
 
 def raising_fence_line(tree: Path) -> int:
