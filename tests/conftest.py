@@ -205,9 +205,9 @@ def site_url(built_site: Path) -> Iterator[str]:
         server.server_close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # per module: a test may start Playwright itself, and only one may run at a time
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the session, driven by Playwright."""
+    """One headless Chromium for the test module, driven by Playwright."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     if shutil.which(CHROMIUM) is None:
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
