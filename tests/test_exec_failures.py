@@ -137,6 +137,22 @@ def test_serve_shows_the_failure_on_its_page_keeps_serving_and_reloads_the_fix(t
         status, chapter = get(base + "chapters/1-pytorch/")
         assert status == 200
         assert "gg-exec-failure" not in chapter and "The answer is 42." in chapter
+
+        # A broken engine (`--watch src/glassgrad`): every page that imports it shows why, and answers.
+        engine = tree / "src/glassgrad/__init__.py"
+        working = engine.read_text(encoding="utf-8")
+        epoch = int(re.search(r"livereload\((\d+),", chapter)[1])
+        engine.write_text(working + '\nraise RuntimeError("engine broken for the test")\n', encoding="utf-8")
+        status, newer = get(f"{base}livereload/{epoch}/2", timeout=SERVE_TIMEOUT)
+        assert int(newer) > epoch
+        for page in ("", "chapters/1-pytorch/"):
+            status, html = get(base + page)
+            assert status == 200 and "RuntimeError: engine broken for the test" in unescape(html), page or "Home"
+        engine.write_text(working, encoding="utf-8")
+        status, fixed = get(f"{base}livereload/{newer}/3", timeout=SERVE_TIMEOUT)
+        assert int(fixed) > int(newer)
+        status, chapter = get(base + "chapters/1-pytorch/")
+        assert "gg-exec-failure" not in chapter and "The answer is 42." in chapter
     finally:
         os.killpg(server.pid, 15)  # make and the mkdocs it started
         server.wait(timeout=10)
