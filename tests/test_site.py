@@ -1,7 +1,8 @@
-"""The built site: published numbers, figures, privacy, ids, liveness, failure reporting, determinism.
+"""The built site: published numbers, figures, privacy, ids, liveness, an external asset failing it, determinism.
 
 Expected numbers come from PyTorch (`glassgrad.torch_reference`) or from the engine itself, never from
 literals. Every test here needs the site built (`site` marker); the fixture builds it once per session.
+A failing executed block: tests/test_exec_failures.py.
 """
 
 from __future__ import annotations
