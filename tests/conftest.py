@@ -8,13 +8,18 @@ it is built side by side with `built_site`, on the other core, instead of after 
 
 from __future__ import annotations
 
+import functools
+import http.server
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, Iterator
 
 import pytest
 
@@ -105,6 +110,28 @@ def page_html(site: Path, page: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def copy_tree(destination: Path) -> Path:
+    """Copy what the build reads (mkdocs.yml, docs/, src/) into `destination`; return it."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
+    destination.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(REPO / "mkdocs.yml", destination / "mkdocs.yml")
+    for folder in ("docs", "src"):
+        shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
+    return destination
+
+
+def keep_only_pages(tree: Path, pages: list[str]) -> None:
+    """Trim the copied `tree` to `pages` (paths under docs/) and a nav of just those: a quicker build."""
+    for page in (tree / "docs").rglob("*.md"):
+        if page.relative_to(tree / "docs").as_posix() not in pages:
+            page.unlink()
+    config = tree / "mkdocs.yml"
+    nav = "nav:\n" + "".join(f"  - {page}\n" for page in pages)
+    trimmed, count = re.subn(r"^nav:\n(?:[ -].*\n)+", nav, config.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert count == 1, "mkdocs.yml has no nav block"
+    config.write_text(trimmed.replace("  - docs/hooks/notebook.py\n", ""), encoding="utf-8")  # and no notebook page
+
+
 @pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run count
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Note whether any selected test wants `rebuilt_site`, so `built_site` starts both builds at once."""
@@ -151,3 +178,49 @@ def rebuilt_site(_site_builds: dict[str, Path], tmp_path_factory: pytest.TempPat
         build_site(REPO, destination)
         _site_builds["second"] = destination
     return _site_builds["second"]
+
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium, which Playwright drives (its own browser download cannot work offline)."""
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site: Path) -> Iterator[str]:
+    """The built site served on 127.0.0.1 (a free port) for the session."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")  # per module: a test may start Playwright itself, and only one may run at a time
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the test module, driven by Playwright."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every page of the built site, as a URL path ("" for Home)."""
+    pages = []
+    for index in sorted(site.rglob("index.html")):
+        relative = index.parent.relative_to(site).as_posix()
+        pages.append("" if relative == "." else relative + "/")
+    return pages

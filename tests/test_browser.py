@@ -8,69 +8,28 @@ screen work; phones never scroll the document sideways; the dark palette keeps g
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
-import shutil
-import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
+from conftest import site_pages  # noqa: E402
 from glassgrad import Value, backward, dependency_safe_order, trace_dependency_safe_order  # noqa: E402
 from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 GRAPHS: dict[str, Callable[[], Value]] = {
     "linear": lambda: linear_loss()["L"],
     "fused sigmoid": lambda: sigmoid_neuron(True)["L"],
     "atomic sigmoid": lambda: sigmoid_neuron(False)["L"],
 }
 """The graphs the chapters animate; a player is matched to one by its dependency-first names."""
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
-@pytest.fixture(scope="module")
-def site_url(built_site: Path) -> Iterator[str]:
-    """The built site served on 127.0.0.1 (a free port) for this module."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for the module (Playwright's own download cannot work offline)."""
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Visit:
@@ -118,15 +77,6 @@ def visit(browser: Any, desktop: Any, site_url: str) -> Iterator[Callable[..., V
         page.close()
     for context in contexts:
         context.close()
-
-
-def site_pages(built_site: Path) -> list[str]:
-    """Every page of the site, as a URL path ("" for Home)."""
-    pages = []
-    for index in sorted(built_site.rglob("index.html")):
-        relative = index.parent.relative_to(built_site).as_posix()
-        pages.append("" if relative == "." else relative + "/")
-    return pages
 
 
 def pages_with_players(built_site: Path) -> list[str]:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import glassgrad
 from conftest import build_site
-from test_site import copy_tree, keep_only_pages
+from conftest import copy_tree, keep_only_pages
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -14,7 +14,7 @@ from glassgrad.examples import linear_loss, sigmoid_neuron
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 from glassgrad.torch_reference import sigmoid_neuron as torch_sigmoid_neuron
 from test_seed import LINEAR_STEPS, rows
-from test_site import copy_tree
+from conftest import copy_tree
 
 
 def test_scratch_reproduces_pytorchs_table_and_the_seven_step_trace() -> None:
@@ -57,7 +57,7 @@ def test_a_copy_whose_multiply_swaps_its_local_derivatives_fails_the_build(
     finished = build_site(tree, tmp_path / "site", pythonpath=tree / "src", check=False)
     log = finished.stdout
     assert finished.returncode != 0
-    assert re.search(r"docs/chapters/2-from-scratch\.md: exec block \d+ .*failed with AssertionError", log), log[-3000:]
+    assert re.search(r"docs/chapters/2-from-scratch\.md: executed block \d+ .* raised AssertionError", log), log[-3000:]
 
 
 def test_viz_draws_chapter_2s_engine_and_glassgrad_alike() -> None:

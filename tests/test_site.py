@@ -1,14 +1,14 @@
-"""The built site: published numbers, figures, privacy, ids, liveness, failure reporting, determinism.
+"""The built site: published numbers, figures, privacy, ids, liveness, an external asset failing it, determinism.
 
 Expected numbers come from PyTorch (`glassgrad.torch_reference`) or from the engine itself, never from
 literals. Every test here needs the site built (`site` marker); the fixture builds it once per session.
+A failing executed block: tests/test_exec_failures.py.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import re
-import shutil
 from collections import Counter
 from html import escape
 from html.parser import HTMLParser
@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 import yaml
 
-from conftest import REPO, build_site, page_html
+from conftest import REPO, build_site, copy_tree, keep_only_pages, page_html
 from glassgrad.examples import LINEAR_INPUTS
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 
@@ -229,7 +229,7 @@ def test_generated_figure_count(built_site: Path, page: str) -> None:
 def nav_paths() -> list[str]:
     """Every page's source path under docs/, in mkdocs.yml's nav order."""
     loader = type("NavLoader", (yaml.SafeLoader,), {})
-    loader.add_multi_constructor("!", lambda *_: None)  # mkdocs.yml's own tags (!relative, python names)
+    loader.add_multi_constructor("!", lambda *_: None)  # mkdocs.yml's own tags (!ENV, python names)
     loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda *_: None)
     config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)
 
@@ -326,50 +326,17 @@ def test_package_css_is_published_and_linked(built_site: Path) -> None:
 # ---- liveness, failures, determinism (each builds a copy of the tree) -------------------------------
 
 
-def copy_tree(destination: Path) -> Path:
-    """Copy what the build reads (mkdocs.yml, docs/, src/) into `destination`; return it."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
-    destination.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(REPO / "mkdocs.yml", destination / "mkdocs.yml")
-    for folder in ("docs", "src"):
-        shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
-    return destination
-
-
-def keep_only_pages(tree: Path, pages: list[str]) -> None:
-    """Trim the copied `tree` to `pages` (paths under docs/) and a nav of just those: a quicker build."""
-    for page in (tree / "docs").rglob("*.md"):
-        if page.relative_to(tree / "docs").as_posix() not in pages:
-            page.unlink()
-    config = tree / "mkdocs.yml"
-    nav = "nav:\n" + "".join(f"  - {page}\n" for page in pages)
-    trimmed, count = re.subn(r"^nav:\n(?:[ -].*\n)+", nav, config.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    assert count == 1, "mkdocs.yml has no nav block"
-    config.write_text(trimmed.replace("  - docs/hooks/notebook.py\n", ""), encoding="utf-8")  # and no notebook page
-
-
-def test_raising_block_and_external_asset_fail_the_build(tmp_path: Path) -> None:
-    # One build for both guards: each must be reported on its own, naming its page. Only the two pages
-    # involved are built (the whole site is built by built_site); links to the others just add warnings.
+def test_external_asset_fails_the_build(tmp_path: Path) -> None:
+    # Only two pages are built (the whole site is built by built_site).
     tree = copy_tree(tmp_path / "tree")
     keep_only_pages(tree, ["index.md", "chapters/1-pytorch.md"])
     home = tree / "docs/index.md"
     home.write_text(
         home.read_text(encoding="utf-8") + '\n![remote](https://example.com/remote-figure.png)\n', encoding="utf-8"
     )
-    chapter = tree / "docs/chapters/1-pytorch.md"
-    chapter.write_text(
-        chapter.read_text(encoding="utf-8")
-        + '\n```python exec="1" session="ch1"\nraise RuntimeError("deliberate failure for the test")\n```\n',
-        encoding="utf-8",
-    )
     finished = build_site(tree, tmp_path / "site", pythonpath=tree / "src", check=False)
     log = finished.stdout + finished.stderr
     assert finished.returncode != 0
-    headline = re.search(r"docs/chapters/1-pytorch\.md: exec block (\d+) .*failed with RuntimeError: deliberate", log)
-    assert headline, log[-3000:]
-    blocks = re.findall(r'^```python exec="1"', chapter.read_text(encoding="utf-8"), re.MULTILINE)
-    assert int(headline[1]) == len(blocks)  # the last block on the page is the one that raised
     assert re.search(r"External file: https://example\.com/remote-figure\.png.*index\.md", log), log[-3000:]
     assert "Aborted" in log
 

@@ -257,6 +257,7 @@ def notebook_page_html(content: str) -> str:
     """The rendered notebook with its math converted, the CDN loaders removed and a download link under its title."""
     content = INJECTED_SCRIPTS.sub("", content)
     content = LIST_REPR_STYLE.sub("", content)
+    content = content.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')  # scrolls: keyboard-reachable
     content = MARKDOWN_CELL.sub(lambda match: match[1] + math_to_arithmatex(match[2]) + match[3], content)
     note = DOWNLOAD_NOTE.format(name=html.escape(Path(NOTEBOOK).name, quote=True))
     title_end = content.find("</h1>")

@@ -1,0 +1,165 @@
+"""A block that raises: every `mkdocs build` fails naming it; `mkdocs serve` shows it on its page and keeps serving.
+
+Each test works on a copy of the project trimmed to a few pages (a build of it takes seconds), whose
+chapter 1 ends with a block that raises.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, copy_tree, keep_only_pages
+
+pytestmark = pytest.mark.site
+
+CHAPTER = "docs/chapters/1-pytorch.md"
+RAISING_BLOCK = '```python exec="1" session="ch1"\nanswer = 42\nraise RuntimeError("deliberate failure for the test")\n```\n'
+FIXED_BLOCK = '```python exec="1" session="ch1"\nanswer = 42\nprint(f"The answer is {answer}.")\n```\n'
+BUILD_TIMEOUT = 120
+SERVE_TIMEOUT = 60  # seconds for the first build of the trimmed copy to be served
+REQUEST_TIMEOUT = 10  # a page that is served answers at once; a hung server fails the test
+
+
+def raising_copy(tmp_path: Path) -> Path:
+    """A trimmed copy whose chapter 1 ends with a block that raises; returns its root."""
+    tree = copy_tree(tmp_path / "tree")
+    keep_only_pages(tree, ["index.md", "chapters/1-pytorch.md"])
+    chapter = tree / CHAPTER
+    chapter.write_text(chapter.read_text(encoding="utf-8") + "\n" + RAISING_BLOCK, encoding="utf-8")
+    return tree
+
+
+def environment(tree: Path) -> dict[str, str]:
+    """The environment of a build of `tree`: its own engine, no notebook run, and no outer `make test`'s flags."""
+    outer = {name: value for name, value in os.environ.items() if name not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL"}}
+    return {**outer, "NO_MKDOCS_2_WARNING": "1", "NOTEBOOK_EXECUTE": "false", "PYTHONPATH": str(tree / "src")}
+
+
+def raising_fence_line(tree: Path) -> int:
+    lines = (tree / CHAPTER).read_text(encoding="utf-8").splitlines()
+    return len(lines) - RAISING_BLOCK.count("\n") + 1
+
+
+MKDOCS = [sys.executable, "-m", "mkdocs"]
+FLAVOURS = {
+    "mkdocs build": [*MKDOCS, "build"],
+    "mkdocs build --strict -q": [*MKDOCS, "build", "--strict", "-q"],
+    "mkdocs build --strict -v": [*MKDOCS, "build", "--strict", "-v"],
+    # The copy has no .venv: the Makefile's set-up is taken as done and its Python is this one.
+    "make build": ["make", "--no-print-directory", "-o", "setup", "build", f"PY={shlex.quote(sys.executable)}"],
+}
+
+
+@pytest.mark.parametrize("flavour", list(FLAVOURS))
+def test_every_build_fails_on_a_raising_block_naming_page_block_and_exception(tmp_path: Path, flavour: str) -> None:
+    tree = raising_copy(tmp_path)
+    if flavour == "make build":
+        (tree / "Makefile").write_bytes((REPO / "Makefile").read_bytes())
+    finished = subprocess.run(
+        FLAVOURS[flavour], cwd=tree, env=environment(tree), capture_output=True, text=True, timeout=BUILD_TIMEOUT
+    )
+    log = finished.stdout + finished.stderr
+    assert finished.returncode != 0, log[-3000:]
+    blocks = re.findall(r'^```python exec="1"', (tree / CHAPTER).read_text(encoding="utf-8"), re.MULTILINE)
+    headline = (
+        rf"{re.escape(CHAPTER)}: executed block {len(blocks)} \(line {raising_fence_line(tree)}, python, session ch1,"
+        r" at line 2 of the block\) raised RuntimeError: deliberate failure for the test"
+    )
+    assert re.search(headline, log), log[-3000:]
+    assert 'raise RuntimeError("deliberate failure for the test")' in log  # the traceback, with the line that raised
+    assert not (tree / "site/chapters/1-pytorch/index.html").exists()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get(url: str, timeout: float = REQUEST_TIMEOUT) -> tuple[int, str]:
+    """Status and text of `url`; a server that does not answer within `timeout` seconds fails the test."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8", "replace")
+
+
+def test_serve_shows_the_failure_on_its_page_keeps_serving_and_reloads_the_fix(tmp_path: Path) -> None:
+    tree = raising_copy(tmp_path)
+    (tree / "Makefile").write_bytes((REPO / "Makefile").read_bytes())
+    host = f"127.0.0.1:{free_port()}"
+    base = f"http://{host}/"
+    log = (tmp_path / "serve.log").open("w+", encoding="utf-8")
+    # `make serve` itself (its set-up taken as done), so the test follows the Makefile's flags.
+    command = ["make", "--no-print-directory", "-o", "setup", "serve", f"HOST={host}", f"PY={shlex.quote(sys.executable)}"]
+    server = subprocess.Popen(command, cwd=tree, env=environment(tree), stdout=log, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + SERVE_TIMEOUT
+        while True:
+            assert server.poll() is None, "make serve exited:\n" + log_text(log)
+            try:
+                status, chapter = get(base + "chapters/1-pytorch/", timeout=2)
+                break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                assert time.monotonic() < deadline, "make serve did not answer:\n" + log_text(log)
+                time.sleep(0.3)
+        assert status == 200
+        failure = re.search(r'<div class="admonition failure gg-exec-failure" role="alert">(.*?)</div>', chapter, re.S)
+        assert failure, chapter[-3000:]
+        text = unescape(re.sub(r"<[^>]+>", "", failure[1]))
+        assert "RuntimeError: deliberate failure for the test" in text
+        assert f"{CHAPTER}: executed block" in text and "Traceback" in text
+        assert 'line 2, in <module>\n    raise RuntimeError("deliberate failure for the test")' in text
+
+        status, home = get(base)
+        assert status == 200 and "gg-exec-failure" not in home and "glassgrad" in home
+
+        epoch = int(re.search(r"livereload\((\d+),", chapter)[1])
+        chapter_file = tree / CHAPTER
+        chapter_file.write_text(chapter_file.read_text(encoding="utf-8").replace(RAISING_BLOCK, FIXED_BLOCK), encoding="utf-8")
+        # The browser's reload signal: the live-reload poll answers with a newer build.
+        status, newer = get(f"{base}livereload/{epoch}/1", timeout=SERVE_TIMEOUT)
+        assert status == 200 and int(newer) > epoch
+        status, chapter = get(base + "chapters/1-pytorch/")
+        assert status == 200
+        assert "gg-exec-failure" not in chapter and "The answer is 42." in chapter
+
+        # A broken engine (`--watch src/glassgrad`): every page that imports it shows why, and answers.
+        engine = tree / "src/glassgrad/__init__.py"
+        working = engine.read_text(encoding="utf-8")
+        epoch = int(re.search(r"livereload\((\d+),", chapter)[1])
+        engine.write_text(working + '\nraise RuntimeError("engine broken for the test")\n', encoding="utf-8")
+        status, newer = get(f"{base}livereload/{epoch}/2", timeout=SERVE_TIMEOUT)
+        assert int(newer) > epoch
+        for page in ("", "chapters/1-pytorch/"):
+            status, html = get(base + page)
+            assert status == 200 and "RuntimeError: engine broken for the test" in unescape(html), page or "Home"
+        engine.write_text(working, encoding="utf-8")
+        status, fixed = get(f"{base}livereload/{newer}/3", timeout=SERVE_TIMEOUT)
+        assert int(fixed) > int(newer)
+        status, chapter = get(base + "chapters/1-pytorch/")
+        assert "gg-exec-failure" not in chapter and "The answer is 42." in chapter
+    finally:
+        os.killpg(server.pid, 15)  # make and the mkdocs it started
+        server.wait(timeout=10)
+        log.close()
+
+
+def log_text(log) -> str:
+    log.flush()
+    log.seek(0)
+    return log.read()[-3000:]
