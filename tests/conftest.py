@@ -75,7 +75,8 @@ def start_build(root: Path, destination: Path, *, pythonpath: Path | None = None
     Returns:
         The running build; call its ``finish()`` to wait for it.
     """
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    # Its own notebook cache: two builds at once must not evict each other's entries.
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NOTEBOOK_CACHE_DIR": str(destination) + "-notebook-cache"}
     if pythonpath is not None:
         # PYTHONPATH comes before the editable install, so the copy's engine is the one imported.
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH", "")]))

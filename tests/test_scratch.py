@@ -14,7 +14,7 @@ from glassgrad.examples import linear_loss, sigmoid_neuron
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 from glassgrad.torch_reference import sigmoid_neuron as torch_sigmoid_neuron
 from test_seed import LINEAR_STEPS, rows
-from conftest import copy_tree
+from conftest import copy_tree, keep_only_pages
 
 
 def test_scratch_reproduces_pytorchs_table_and_the_seven_step_trace() -> None:
@@ -46,6 +46,7 @@ def test_a_copy_whose_multiply_swaps_its_local_derivatives_fails_the_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tree = copy_tree(tmp_path / "tree")
+    keep_only_pages(tree, ["chapters/2-from-scratch.md"])  # chapter 2 on its own must catch it
     engine = tree / "src/glassgrad/scratch.py"
     source = engine.read_text(encoding="utf-8")
     right = "parents=(ParentLink(u, v.data),    # d(uv)/du = v\n                          ParentLink(v, u.data)),"

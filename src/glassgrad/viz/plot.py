@@ -251,9 +251,13 @@ def decision_boundary(
 ) -> HtmlFragment:
     """Draw a two-class classifier's regions, its zero line and the labelled points, as HTML.
 
-    `score(x1, x2)` is positive for class +1; `labels` are -1 or +1 (as `glassgrad.data.make_moons`
-    gives). Options: `resolution` (grid points per axis), `class_names`, `title`. The note under
-    the plot counts the misclassified points, which are ringed.
+    The note under the plot counts the misclassified points, which are ringed.
+
+    Args:
+        score: the classifier, ``score(x1, x2) -> float``; positive means class +1.
+        points: the data, ``(x1, x2)`` pairs.
+        labels: one label per point, -1 or +1 (as `glassgrad.data.make_moons` gives).
+        **options: `resolution` (grid points per axis), `class_names` and `title`.
 
     >>> html = str(decision_boundary(lambda a, b: a - b, [(0.0, 1.0), (1.0, 0.0)], [-1, 1], resolution=8))
     >>> "0 of 2 points misclassified" in html
