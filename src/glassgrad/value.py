@@ -1,4 +1,16 @@
-"""The data model: a `Value` holds a number, its gradient and links to the operands that made it."""
+"""The data model: a `Value` holds a number, its gradient and links to the operands that made it.
+
+This is chapter 2's engine (`glassgrad.scratch`) made fast; the public shape is the same. How:
+a `Value` has `__slots__` and an operation stores its links packed in two slots, built into
+`ParentLink` objects only when `parents` is first read:
+
+- ``_du`` is a float: one operand, ``_u``, whose local derivative is ``_du``;
+- ``_du`` is ``(du, v, dv)``: two operands, ``_u`` with local derivative ``du`` and ``v`` with ``dv``;
+- ``_du`` is None: ``_u`` is the tuple of `ParentLink`s itself (a leaf's is empty).
+
+One or two objects per node instead of four: Python's cycle collector visits every tracked object
+at each full collection, so on large graphs this is most of the speed.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +32,13 @@ def as_float(number: object, what: str = "Value") -> float:
     TypeError: Value expects a real number (int or float), got str '3'
     """
     if isinstance(number, numbers.Real) and not isinstance(number, bool):
-        return float(number)
-    hint = "; write float(...) if you mean 0.0 or 1.0" if isinstance(number, bool) else ""
+        try:
+            return float(number)
+        except OverflowError:
+            size = f"an int of {len(str(abs(number)))} digits" if isinstance(number, int) else repr(number)[:60]
+            raise OverflowError(f"{what}: {size} is too large for a float64 (largest about 1.8e308)") from None
+    boolean = type(number).__name__ in ("bool", "bool_")  # Python's, or NumPy's numpy.bool_
+    hint = "; write float(...) if you mean 0.0 or 1.0" if boolean else ""
     raise TypeError(
         f"{what} expects a real number (int or float), got {type(number).__name__} {number!r:.60}{hint}"
     )
@@ -34,16 +51,22 @@ class ParentLink:
     d(output)/d(operand), evaluated during the forward pass.
     """
 
-    __slots__ = ("value", "local_grad")  # two fields and nothing else: small and fast
+    __slots__ = ("value", "local_grad")
 
     value: Value
     local_grad: float
 
     def __init__(self, value: Value, local_grad: float) -> None:
-        if not isinstance(value, Value):
-            raise TypeError(f"ParentLink.value must be a Value, got {type(value).__name__} {value!r:.60}")
         self.value = value
-        self.local_grad = local_grad if type(local_grad) is float else as_float(local_grad, "ParentLink.local_grad")
+        self.local_grad = local_grad
+
+    def __setattr__(self, name: str, new: object) -> None:
+        # Checked on every assignment, not only at construction: backward trusts both fields.
+        if name == "value" and not isinstance(new, Value):
+            raise TypeError(f"ParentLink.value must be a Value, got {type(new).__name__} {new!r:.60}")
+        if name == "local_grad" and type(new) is not float:
+            new = as_float(new, "ParentLink.local_grad")
+        object.__setattr__(self, name, new)
 
     def __repr__(self) -> str:
         return f"ParentLink(value={self.value.label or self.value!r}, local_grad={self.local_grad:g})"
@@ -73,12 +96,7 @@ class Value:
     (ParentLink(value='w', local_grad=3), ParentLink(value='x', local_grad=2))
     """
 
-    # No per-object dict, and six slots (an 80-byte object): Python's cycle collector re-scans every
-    # node of a big graph, and took 1.7 times as long per node with eight slots (96 bytes). The links
-    # stay unpacked until `parents` is first read: one or two objects per node instead of three or four.
-    #   _du is a float:        one operand, _u, whose local derivative is _du;
-    #   _du is (du, v, dv):    two operands, _u with local derivative du and v with dv;
-    #   _du is None:           _u is the ParentLink tuple itself (a leaf's is empty).
+    # Six slots and no __dict__ (see the module docstring for _u and _du).
     __slots__ = ("data", "grad", "label", "op", "_u", "_du")
 
     data: float
@@ -89,7 +107,7 @@ class Value:
     def __init__(self, data: float, label: str = "", parents: Iterable[ParentLink] = (), op: str = "") -> None:
         self.data = data if type(data) is float else as_float(data)
         self.grad = 0.0
-        self.label = label if type(label) is str else str(label)
+        self.label = label if type(label) is str else ("" if label is None else str(label))
         self.parents = parents
         self.op = op
 
@@ -125,6 +143,27 @@ class Value:
     def __repr__(self) -> str:
         name = f"{self.label!r}, " if self.label else ""
         return f"Value({name}data={self.data:g}, grad={self.grad:g})"
+
+    def __reduce__(self) -> tuple:
+        """Pickle and deep-copy without recursion, however deep the graph.
+
+        A leaf is saved as itself. Any other value is saved with its whole graph as one flat list in
+        dependency-safe order, each link an index into it; the leaves in that list are the leaf
+        objects themselves, so parameters keep their identity inside one pickle or deepcopy.
+        """
+        if self._du is None and not self._u:
+            return (_leaf, (self.data, self.grad, self.label, self.op))
+        order = _autograd.dependency_safe_order(self)
+        position = {id(node): i for i, node in enumerate(order)}
+        records: list = []
+        for node in order:
+            edges = _edges(node)
+            if edges:
+                links = tuple((position[id(parent)], local) for parent, local in edges)
+                records.append((node.data, node.grad, node.label, node.op, links))
+            else:
+                records.append(node)
+        return (_rebuild, (tuple(records),))
 
     def _repr_html_(self) -> str:
         """Compact rich display for Jupyter: label, data and grad."""
@@ -199,11 +238,14 @@ class Value:
 _new_object = object.__new__
 
 
+_set_field = object.__setattr__
+
+
 def _link(value: Value, local_grad: float) -> ParentLink:
-    """A `ParentLink` built without the operand check: its operand is already a Value."""
-    link = _new_object(ParentLink)  # skips type.__call__ and __init__: about a third of the cost
-    link.value = value
-    link.local_grad = local_grad if type(local_grad) is float else as_float(local_grad, "ParentLink.local_grad")
+    """A `ParentLink` built without the checks: an op stored a Value and a float."""
+    link = _new_object(ParentLink)
+    _set_field(link, "value", value)
+    _set_field(link, "local_grad", local_grad)
     return link
 
 
@@ -213,7 +255,7 @@ def _node(data: float, label: str, op: str, u: Value, du: float, v: Value | None
     Skips `Value.__init__`'s checks: ops pass Values and floats they have just computed.
     """
     node = _new_object(Value)
-    node.data = data if type(data) is float else as_float(data)  # an int only if someone set .data = 3
+    node.data = data if type(data) is float else as_float(data)  # an int if someone set .data = 3
     node.grad = 0.0
     node.label = label if type(label) is str else str(label)
     node.op = op
@@ -245,6 +287,27 @@ def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
     if du is None:
         return tuple([(link.value, link.local_grad) for link in node._u])
     return ((node._u, du[0]), du[1:])
+
+
+def _leaf(data: float, grad: float, label: str, op: str) -> Value:
+    """Unpickle a leaf."""
+    leaf = Value(data, label, (), op)
+    leaf.grad = grad
+    return leaf
+
+
+def _rebuild(records: tuple) -> Value:
+    """Unpickle a graph saved by `Value.__reduce__`; return its last value (the one pickled)."""
+    nodes: list[Value] = []
+    for record in records:
+        if type(record) is not tuple:
+            nodes.append(record)  # a leaf, unpickled by `_leaf`
+            continue
+        data, grad, label, op, links = record
+        node = Value(data, label, [ParentLink(nodes[i], local) for i, local in links], op)
+        node.grad = grad
+        nodes.append(node)
+    return nodes[-1]
 
 
 # Imported last: ops and autograd need Value defined first (the methods look them up at call time).
