@@ -15,6 +15,7 @@ at each full collection, so on large graphs this is most of the speed.
 from __future__ import annotations
 
 import numbers
+import threading
 from typing import Iterable
 
 
@@ -145,25 +146,26 @@ class Value:
         return f"Value({name}data={self.data:g}, grad={self.grad:g})"
 
     def __reduce__(self) -> tuple:
-        """Pickle and deep-copy without recursion, however deep the graph.
+        """Pickle and deep-copy without recursion, however deep the graph, keeping every identity.
 
-        A leaf is saved as itself. Any other value is saved with its whole graph as one flat list in
-        dependency-safe order, each link an index into it; the leaves in that list are the leaf
-        objects themselves, so parameters keep their identity inside one pickle or deepcopy.
+        The state of a value starts with its not yet saved ancestors in dependency-safe order, so
+        that pickle (or deepcopy) saves each of them before anything links to it: by the time a
+        value's own links are saved, its parents are already saved, and nothing nests.
         """
-        if self._du is None and not self._u:
-            return (_leaf, (self.data, self.grad, self.label, self.op))
-        order = _autograd.dependency_safe_order(self)
-        position = {id(node): i for i, node in enumerate(order)}
-        records: list = []
-        for node in order:
-            edges = _edges(node)
-            if edges:
-                links = tuple((position[id(parent)], local) for parent, local in edges)
-                records.append((node.data, node.grad, node.label, node.op, links))
-            else:
-                records.append(node)
-        return (_rebuild, (tuple(records),))
+        scheduled = _pickling.__dict__.setdefault("scheduled", set())
+        if id(self) in scheduled:  # an ancestor listed by a value saved earlier: its parents are saved
+            scheduled.discard(id(self))
+            prelude: tuple = ()
+        else:  # saved first: earlier lists are done with (their values were saved before this one)
+            prelude = tuple(_autograd.dependency_safe_order(self)[:-1])
+            scheduled.clear()
+            scheduled.update(id(node) for node in prelude)
+        links = tuple((parent, local) for parent, local in _edges(self))
+        return (_shell, (self.data, self.label, self.op), (prelude, self.grad, links))
+
+    def __setstate__(self, state: tuple) -> None:
+        _, self.grad, links = state
+        self.parents = [ParentLink(parent, local) for parent, local in links]
 
     def _repr_html_(self) -> str:
         """Compact rich display for Jupyter: label, data and grad."""
@@ -289,25 +291,12 @@ def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
     return ((node._u, du[0]), du[1:])
 
 
-def _leaf(data: float, grad: float, label: str, op: str) -> Value:
-    """Unpickle a leaf."""
-    leaf = Value(data, label, (), op)
-    leaf.grad = grad
-    return leaf
+_pickling = threading.local()  # ids of the values whose parents an earlier value's state saves first
 
 
-def _rebuild(records: tuple) -> Value:
-    """Unpickle a graph saved by `Value.__reduce__`; return its last value (the one pickled)."""
-    nodes: list[Value] = []
-    for record in records:
-        if type(record) is not tuple:
-            nodes.append(record)  # a leaf, unpickled by `_leaf`
-            continue
-        data, grad, label, op, links = record
-        node = Value(data, label, [ParentLink(nodes[i], local) for i, local in links], op)
-        node.grad = grad
-        nodes.append(node)
-    return nodes[-1]
+def _shell(data: float, label: str, op: str) -> Value:
+    """Unpickle a value without its links and gradient (`Value.__setstate__` adds them)."""
+    return Value(data, label, (), op)
 
 
 # Imported last: ops and autograd need Value defined first (the methods look them up at call time).
