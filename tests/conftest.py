@@ -22,6 +22,12 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The one hypothesis profile: no deadline and no speed health check (the machine is shared, and a graph
+# test's time depends on the graph drawn), 60 examples per property.
+settings.register_profile("glassgrad", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("glassgrad")
 
 REPO = Path(__file__).resolve().parents[1]
 """The repository root (holds mkdocs.yml, docs/ and src/)."""
