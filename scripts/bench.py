@@ -211,7 +211,7 @@ def main():
         return 0
     import pyperf
 
-    options = {"processes": 1, "values": 1, "warmups": 1} if QUICK else {"processes": 4, "values": 3, "warmups": 1}
+    options = {"processes": 1, "values": 1, "warmups": 0, "loops": 1} if QUICK else {"processes": 4, "values": 3, "warmups": 1}
 
     def keep_quick(cmd, args):
         if QUICK:
