@@ -45,11 +45,12 @@ def _is_number(data: Any) -> bool:
     return isinstance(data, (int, float)) and not isinstance(data, bool)
 
 
-def run(source: str) -> dict[str, str]:
+def run(source: str, prefix: str | None = None) -> dict[str, str]:
     """Run `source`; return ``{"error": message}`` or the HTML of its figures and a one-line summary.
 
     The program must name its output ``L``; if it also keeps the list ``backward`` returned as
-    ``steps``, the page replays that backward pass step by step.
+    ``steps``, the page replays that backward pass step by step. `prefix` is the figure's id
+    prefix (each run on a page needs its own).
     """
     try:
         code = compile(source, FILENAME, "exec")
@@ -68,7 +69,8 @@ def run(source: str) -> dict[str, str]:
     try:
         order = walk(root)
     except ValueError as error:
-        return {"error": f"The graph has a cycle: {error}. A node cannot be its own ancestor."}
+        message = str(error)
+        return {"error": f"{message[:1].upper()}{message[1:]}: a node cannot be its own ancestor."}
     if len(order) > MAX_NODES:
         return {"error": f"The graph of L has {len(order)} values; the playground draws at most {MAX_NODES}."}
     for index, node in enumerate(order):
@@ -89,7 +91,7 @@ def run(source: str) -> dict[str, str]:
         f"{caption(node, order.index(node))}.grad = {fmt(node.grad)}" for node in leaves
     )
     if steps:
-        figure = str(animate_backward(root, steps))
+        figure = str(animate_backward(root, steps, id_prefix=prefix))
     else:
-        figure = str(draw_graph(root))
+        figure = str(draw_graph(root, id_prefix=prefix))
     return {"summary": escape(summary), "figure": figure, "cards": str(show_complete_state(root))}

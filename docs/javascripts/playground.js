@@ -1,0 +1,115 @@
+// The playground page: an editor, presets, Run/Stop and the output area. Python runs in
+// playground-worker.js, started only when the reader asks (Run or Load Python).
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  var scriptUrl = script ? script.src : "";
+  var DEFAULT_LIMIT_S = 10;
+
+  function setUp(root) {
+    if (root.dataset.ggReady) return;
+    root.dataset.ggReady = "1";
+    var presets = JSON.parse(root.querySelector("[data-gg-presets]").textContent);
+    var code = root.querySelector("textarea");
+    var select = root.querySelector("select");
+    var status = root.querySelector("[data-gg-status]");
+    var output = root.querySelector("[data-gg-output]");
+    var buttons = {};
+    root.querySelectorAll("button[data-gg-do]").forEach(function (b) { buttons[b.dataset.ggDo] = b; });
+    var params = new URLSearchParams(window.location.search);
+    var limit = parseFloat(params.get("limit") || root.dataset.ggLimit || DEFAULT_LIMIT_S);
+    var base = new URL("../assets/playground/", scriptUrl).href;
+    var workerUrl = new URL("playground-worker.js", scriptUrl).href;
+    var worker = null, timer = null, runs = 0, loadStarted = 0;
+
+    function say(text) { status.textContent = text; }
+    function busy(running) {
+      buttons.run.disabled = running;
+      buttons.stop.disabled = !running;
+    }
+    function choose(name) {
+      if (!presets[name]) return;
+      select.value = name;
+      code.value = presets[name];
+    }
+    var wanted = params.get("preset");
+    if (wanted && presets[wanted]) choose(wanted);
+    root.hidden = false;
+
+    function stopWorker() {
+      if (timer) window.clearTimeout(timer);
+      timer = null;
+      if (worker) worker.terminate();
+      worker = null;
+    }
+    function startWorker() {
+      worker = new Worker(workerUrl, { type: "module" });
+      loadStarted = performance.now();
+      worker.onmessage = function (event) { onMessage(event.data); };
+      worker.onerror = function (event) {
+        stopWorker(); busy(false);
+        say("Python could not start: " + (event.message || "the worker failed") + ". Press Run to try again.");
+      };
+    }
+    function show(result) {
+      output.textContent = "";
+      var box = document.createElement("div");
+      if (result.error) {
+        box.className = "gg-pg-error";
+        box.setAttribute("role", "alert");
+        box.textContent = result.error;
+        output.appendChild(box);
+        return;
+      }
+      box.innerHTML = '<p class="gg-pg-summary"></p>' + result.figure + result.cards;
+      box.querySelector(".gg-pg-summary").innerHTML = result.summary;
+      output.appendChild(box);
+      if (window.glassgrad && window.glassgrad.players) window.glassgrad.players.initAll(output);
+    }
+    function onMessage(message) {
+      if (message.type === "progress") say(message.text);
+      else if (message.type === "ready") say("Python is ready (loaded in " + message.seconds.toFixed(1) + " s).");
+      else if (message.type === "running") {
+        say("Running… (stopped after " + limit + " s)");
+        timer = window.setTimeout(function () {
+          stopWorker(); busy(false);
+          say("Stopped: the program ran for more than " + limit + " s. Press Run to start again.");
+        }, limit * 1000);
+      } else if (message.type === "result") {
+        if (timer) window.clearTimeout(timer);
+        timer = null; busy(false);
+        show(message.result);
+        say(message.result.error ? "The program stopped with an error (below)." : "Done: the graph, the backward pass and every Value's fields are below.");
+      } else if (message.type === "failed") {
+        stopWorker(); busy(false);
+        say("Python could not start or run: " + message.text + ". Press Run to try again.");
+      }
+    }
+    function run() {
+      if (!worker) startWorker();
+      busy(true);
+      runs += 1;
+      worker.postMessage({ type: "run", base: base, code: code.value, prefix: "ggrun" + runs });
+    }
+    buttons.run.addEventListener("click", run);
+    buttons.load.addEventListener("click", function () {
+      if (!worker) { startWorker(); worker.postMessage({ type: "load", base: base }); }
+    });
+    buttons.stop.addEventListener("click", function () {
+      stopWorker(); busy(false);
+      say("Stopped. Press Run to start again.");
+    });
+    buttons.reset.addEventListener("click", function () { choose(select.value); });
+    select.addEventListener("change", function () { choose(select.value); });
+    code.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); if (!buttons.run.disabled) run(); }
+    });
+    busy(false);
+  }
+
+  function setUpAll() { document.querySelectorAll("[data-gg-playground]").forEach(setUp); }
+  if (window.document$ && window.document$.subscribe) window.document$.subscribe(setUpAll);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpAll);
+  else setUpAll();
+})();
