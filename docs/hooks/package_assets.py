@@ -22,6 +22,7 @@ from mkdocs.structure.files import File
 SITE_FOLDER = "assets/glassgrad"
 PLAYGROUND_FOLDER = "assets/playground"
 PLAYGROUND_SCRIPT = "javascripts/playground.js"
+PLAYGROUND_PAGE = "playground.md"
 NPM_CACHE = ".cache/npm"
 """Where scripts/setup.sh unpacks the npm packages (one folder per package, holding `package/`)."""
 NPM_FILES = {
@@ -95,6 +96,8 @@ def on_files(files: Any, config: Any) -> Any:
         uri = f"{SITE_FOLDER}/{path.name}"
         if files.get_file_from_path(uri) is None:
             files.append(File.generated(config, uri, abs_src_path=str(path)))
+    if files.get_file_from_path(PLAYGROUND_PAGE) is None:
+        return files  # a site without the playground (a trimmed test build) needs no runtime
     config_dir = Path(config.config_file_path).parent
     for package, names in NPM_FILES.items():
         for name in names:
