@@ -8,6 +8,7 @@ Run works; no request ever leaves the site; a phone's width does not scroll the 
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from typing import Any
 
@@ -16,10 +17,10 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 import glassgrad.scratch  # noqa: E402
+from conftest import REPO  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
 
-pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 LIMIT_S = 1.5
 """The time limit the test sets through the page's ?limit= parameter (the page's default is longer)."""
@@ -53,6 +54,8 @@ def status(page: Any) -> str:
     return page.inner_text("[data-gg-status]")
 
 
+@pytest.mark.browser
+@pytest.mark.site
 def test_playground(browser: Any, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     outside: list[str] = []
@@ -71,6 +74,7 @@ def test_playground(browser: Any, site_url: str) -> None:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     try:
         page.goto(f"{site_url}playground/?limit={LIMIT_S}")
         assert not [url for url in fetched if "/assets/playground/" in url], "Python loaded before the reader asked"
@@ -122,6 +126,8 @@ def test_playground(browser: Any, site_url: str) -> None:
         context.close()
 
 
+@pytest.mark.browser
+@pytest.mark.site
 def test_preset_link(browser: Any, site_url: str) -> None:
     """?preset= opens the playground with that preset in the editor (the chapters link to it)."""
     page = browser.new_page()
@@ -131,3 +137,32 @@ def test_preset_link(browser: Any, site_url: str) -> None:
         assert page.input_value("select") == "atomic-sigmoid"
     finally:
         page.close()
+
+
+def load_runner() -> Any:
+    spec = importlib.util.spec_from_file_location("playground_runner", REPO / "docs/snippets/playground/runner.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_runner_names_a_cycle_and_a_graph_too_large() -> None:
+    """The two errors only the runner can find (the browser test covers those Python raises itself)."""
+    runner = load_runner()
+    cycle = """\
+from glassgrad.scratch import ParentLink, Value, multiply
+w = Value(2.0, "w")
+L = multiply(w, w, "L")
+w.parents = (ParentLink(L, 1.0),)
+"""
+    assert "'L' is one of its own ancestors" in runner.run(cycle)["error"]
+    chain = f"""\
+from glassgrad.scratch import Value, add
+L = Value(1.0, "x")
+for _ in range({runner.MAX_NODES}):
+    L = add(L, L)
+"""
+    assert runner.run(chain)["error"] == (
+        f"The graph of L has {runner.MAX_NODES + 1} values; the playground draws at most {runner.MAX_NODES}."
+    )
+    assert "defines no L" in runner.run("x = 1\n")["error"]
