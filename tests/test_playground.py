@@ -89,8 +89,10 @@ def test_playground(browser: Any, site_url: str) -> None:
         assert graph.locator("g.gg-link").count() == 7
 
         # Edit w: the figure follows.
-        code = page.input_value("textarea").replace('Value(2.0, "w")', 'Value(4.0, "w")')
-        run(page, code)
+        page.fill("textarea", page.input_value("textarea").replace('Value(2.0, "w")', 'Value(4.0, "w")'))
+        page.evaluate("document.querySelector('[data-gg-output]').textContent = ''")
+        page.press("textarea", "Control+Enter")  # the keyboard's Run
+        page.wait_for_selector(".gg-pg-summary", timeout=60_000)
         assert page.inner_text(".gg-pg-summary") == expected_summary(w=4.0)
         w_box = page.locator('.gg-pg-output .gg-player-graph g.gg-value[data-gg-label="w"]').first
         assert re.search(r"data\s*4\s", w_box.text_content())
