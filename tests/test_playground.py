@@ -168,3 +168,20 @@ for _ in range({runner.MAX_NODES}):
         f"The graph of L has {runner.MAX_NODES + 1} values; the playground draws at most {runner.MAX_NODES}."
     )
     assert "defines no L" in runner.run("x = 1\n")["error"]
+
+
+@pytest.mark.browser
+@pytest.mark.site
+def test_without_javascript_the_presets_are_drawn(browser: Any, site_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}playground/")
+        assert "needs JavaScript" in page.inner_text("article")
+        assert not page.locator("[data-gg-playground]").is_visible()
+        presets = page.locator("article details")
+        assert presets.count() == 5
+        assert all(presets.nth(i).locator("svg g.gg-value").count() >= 2 for i in range(5))
+        assert "L = 9; w.grad = -18" in presets.first.locator("summary").inner_text()
+    finally:
+        context.close()
