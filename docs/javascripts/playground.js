@@ -62,7 +62,7 @@
         output.appendChild(box);
         return;
       }
-      box.innerHTML = '<p class="gg-pg-summary"></p>' + result.figure + result.cards;
+      box.innerHTML = '<p class="gg-pg-summary"></p>' + result.figure + result.order + result.cards;
       box.querySelector(".gg-pg-summary").innerHTML = result.summary;
       output.appendChild(box);
       if (window.glassgrad && window.glassgrad.players) window.glassgrad.players.initAll(output);

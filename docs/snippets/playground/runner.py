@@ -10,7 +10,7 @@ import math
 import traceback
 from typing import Any
 
-from glassgrad.viz import animate_backward, draw_graph, fmt, show_complete_state
+from glassgrad.viz import animate_backward, animate_order, draw_graph, fmt, show_complete_state
 from glassgrad.viz.graph import walk
 from glassgrad.viz.html import caption, escape
 
@@ -94,4 +94,10 @@ def run(source: str, prefix: str | None = None) -> dict[str, str]:
         figure = str(animate_backward(root, steps, id_prefix=prefix))
     else:
         figure = str(draw_graph(root, id_prefix=prefix))
-    return {"summary": escape(summary), "figure": figure, "cards": str(show_complete_state(root))}
+    order_player = animate_order(root, id_prefix=f"{prefix}-order" if prefix else None)
+    return {
+        "summary": escape(summary),
+        "figure": figure,
+        "order": f"<details><summary>How backward chose its order: the walk, step by step</summary>{order_player}</details>",
+        "cards": str(show_complete_state(root)),
+    }
