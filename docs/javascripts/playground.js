@@ -21,7 +21,7 @@
     var limit = parseFloat(params.get("limit") || root.dataset.ggLimit || DEFAULT_LIMIT_S);
     var base = new URL("../assets/playground/", scriptUrl).href;
     var workerUrl = new URL("playground-worker.js", scriptUrl).href;
-    var worker = null, timer = null, runs = 0, loadStarted = 0;
+    var worker = null, timer = null, runs = 0, asked = false;
 
     function say(text) { status.textContent = text; }
     function busy(running) {
@@ -45,7 +45,6 @@
     }
     function startWorker() {
       worker = new Worker(workerUrl, { type: "module" });
-      loadStarted = performance.now();
       worker.onmessage = function (event) { onMessage(event.data); };
       worker.onerror = function (event) {
         stopWorker(); busy(false);
@@ -67,14 +66,21 @@
       output.appendChild(box);
       if (window.glassgrad && window.glassgrad.players) window.glassgrad.players.initAll(output);
     }
+    function restart(text) {
+      // A stopped program takes its Python with it: start a fresh one now, quietly, so the next Run is quick.
+      stopWorker(); busy(false);
+      say(text);
+      asked = false;
+      startWorker();
+      worker.postMessage({ type: "load", base: base });
+    }
     function onMessage(message) {
-      if (message.type === "progress") say(message.text);
-      else if (message.type === "ready") say("Python is ready (loaded in " + message.seconds.toFixed(1) + " s).");
+      if (message.type === "progress") { if (asked) say(message.text); }
+      else if (message.type === "ready") { if (asked) say("Python is ready (loaded in " + message.seconds.toFixed(1) + " s)."); }
       else if (message.type === "running") {
         say("Running… (stopped after " + limit + " s)");
         timer = window.setTimeout(function () {
-          stopWorker(); busy(false);
-          say("Stopped: the program ran for more than " + limit + " s. Press Run to start again.");
+          restart("Stopped: the program ran for more than " + limit + " s. Press Run to start again.");
         }, limit * 1000);
       } else if (message.type === "result") {
         if (timer) window.clearTimeout(timer);
@@ -87,6 +93,7 @@
       }
     }
     function run() {
+      asked = true;
       if (!worker) startWorker();
       busy(true);
       runs += 1;
@@ -94,12 +101,10 @@
     }
     buttons.run.addEventListener("click", run);
     buttons.load.addEventListener("click", function () {
+      asked = true;
       if (!worker) { startWorker(); worker.postMessage({ type: "load", base: base }); }
     });
-    buttons.stop.addEventListener("click", function () {
-      stopWorker(); busy(false);
-      say("Stopped. Press Run to start again.");
-    });
+    buttons.stop.addEventListener("click", function () { restart("Stopped. Press Run to start again."); });
     buttons.reset.addEventListener("click", function () { choose(select.value); });
     select.addEventListener("change", function () { choose(select.value); });
     code.addEventListener("keydown", function (event) {
