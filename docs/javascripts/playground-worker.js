@@ -12,16 +12,18 @@ function say(type, fields) {
 
 async function load(base) {
   const started = performance.now();
-  say("progress", { text: "Loading Python (Pyodide)…" });
+  say("progress", { text: "Loading Python (Pyodide), Graphviz and glassgrad…" });
+  // The three downloads (and the two WebAssembly compilations) overlap.
+  const vizReady = import(base + "viz/viz.js").then(function (Viz) { return Viz.instance(); });
+  const bundleReady = fetch(base + "glassgrad.zip").then(function (response) {
+    if (!response.ok) throw new Error("glassgrad.zip: HTTP " + response.status);
+    return response.arrayBuffer();
+  });
   const { loadPyodide } = await import(base + "pyodide/pyodide.mjs");
   const pyodide = await loadPyodide({ indexURL: base + "pyodide/" });
-  say("progress", { text: "Loading Graphviz…" });
-  const Viz = await import(base + "viz/viz.js");
-  const viz = await Viz.instance();
   say("progress", { text: "Loading glassgrad…" });
-  const response = await fetch(base + "glassgrad.zip");
-  if (!response.ok) throw new Error("glassgrad.zip: HTTP " + response.status);
-  pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/home/pyodide/playground" });
+  const viz = await vizReady;
+  pyodide.unpackArchive(await bundleReady, "zip", { extractDir: "/home/pyodide/playground" });
   // The one swap: glassgrad.viz draws exactly as at build time, with this Graphviz instead of `dot`.
   pyodide.registerJsModule("playground_js", {
     render_svg: function (source) { return viz.renderString(source, { format: "svg" }); },
