@@ -6,6 +6,7 @@
   var script = document.currentScript;
   var scriptUrl = script ? script.src : "";
   var DEFAULT_LIMIT_S = 10;
+  var stopPrevious = null;  // the last playground's Python: ended when instant navigation leaves its page
 
   function setUp(root) {
     if (root.dataset.ggReady) return;
@@ -36,6 +37,7 @@
     var wanted = params.get("preset");
     if (wanted && presets[wanted]) choose(wanted);
     root.hidden = false;
+    stopPrevious = function () { stopWorker(); };
 
     function stopWorker() {
       if (timer) window.clearTimeout(timer);
@@ -113,7 +115,12 @@
     busy(false);
   }
 
-  function setUpAll() { document.querySelectorAll("[data-gg-playground]").forEach(setUp); }
+  function setUpAll() {
+    var roots = document.querySelectorAll("[data-gg-playground]:not([data-gg-ready])");
+    if (roots.length && stopPrevious) stopPrevious();
+    if (!document.querySelector("[data-gg-playground]") && stopPrevious) { stopPrevious(); stopPrevious = null; }
+    roots.forEach(setUp);
+  }
   if (window.document$ && window.document$.subscribe) window.document$.subscribe(setUpAll);
   else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpAll);
   else setUpAll();
