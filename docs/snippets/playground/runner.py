@@ -31,7 +31,7 @@ def explain(error: BaseException) -> str:
     line = _line(error)
     where = f" on line {line}" if line else ""
     if isinstance(error, NameError):
-        return f"Unknown name {getattr(error, 'name', None) or ''!r}{where}: {error}. Is it spelled as defined, or imported?"
+        return f"Unknown name {getattr(error, 'name', None) or str(error)!r}{where}: is it spelled as where it is defined, or imported?"
     if isinstance(error, TypeError):
         return f"Type error{where}: {error}. Is every Value's data a number?"
     if isinstance(error, ValueError) and "convert" in str(error):
@@ -52,15 +52,21 @@ def run(source: str, prefix: str | None = None) -> dict[str, str]:
     ``steps``, the page replays that backward pass step by step. `prefix` is the figure's id
     prefix (each run on a page needs its own).
     """
+    lines = source.splitlines()
+
+    def quoted(line: int | None) -> str:
+        """The reader's line, under the message."""
+        return f"\n    {line} | {lines[line - 1].strip()}" if line and 0 < line <= len(lines) else ""
+
     try:
         code = compile(source, FILENAME, "exec")
     except SyntaxError as error:
-        return {"error": f"Syntax error on line {error.lineno}: {error.msg}."}
+        return {"error": f"Syntax error on line {error.lineno}: {error.msg}.{quoted(error.lineno)}"}
     namespace: dict[str, Any] = {"__name__": "__playground__"}
     try:
         exec(code, namespace)
     except Exception as error:  # the reader's program: any error is reported, none escapes
-        return {"error": explain(error)}
+        return {"error": explain(error) + quoted(_line(error))}
     root = namespace.get("L")
     if root is None:
         return {"error": "The program defines no L: name the output to draw L (for example L = square(e, 'L'))."}
