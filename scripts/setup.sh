@@ -37,11 +37,15 @@ fi
 NPM_PACKAGES="pyodide:pyodide@314.0.8 viz:@viz-js/viz@3.24.0"
 for entry in $NPM_PACKAGES; do
     folder=.cache/npm/${entry%%:*} spec=${entry#*:}
+    mkdir -p .cache/npm
     if [ "$(cat "$folder/.version" 2>/dev/null)" = "$spec" ]; then continue; fi
-    need_debian_package npm npm
-    echo "==> fetching the npm package $spec (for the playground)"
+    tarball=$(echo "${spec#@}" | tr '/@' '--').tgz  # npm pack's file name (a tarball already there is used as is)
+    if [ ! -f ".cache/npm/$tarball" ]; then
+        need_debian_package npm npm
+        echo "==> fetching the npm package $spec (for the playground)"
+        (cd .cache/npm && npm pack --silent "$spec" >/dev/null)
+    fi
     rm -rf "$folder" && mkdir -p "$folder"
-    tarball=$(cd .cache/npm && npm pack --silent "$spec" | tail -n 1)
     tar -xzf ".cache/npm/$tarball" -C "$folder"
     echo "$spec" > "$folder/.version"
 done
