@@ -3,8 +3,8 @@
 One page load drives every check, in the order a reader would meet them: nothing heavy loads before
 Run; the linear preset gives PyTorch's gradients and its full graph; an edited input changes them;
 errors are named; a program that never ends is stopped (by Stop and by the time limit) and the next
-Run works; no request ever leaves the site; a phone's width does not scroll the page sideways;
-``?preset=NAME`` opens a preset.
+Run works; a program's link reopens it; no request ever leaves the site; a phone's width does not
+scroll the page sideways; ``?preset=NAME`` opens a preset.
 """
 
 from __future__ import annotations
@@ -125,6 +125,15 @@ def test_playground(browser: Any, site_url: str) -> None:
         # A phone's width: the page itself does not scroll sideways.
         page.set_viewport_size({"width": 375, "height": 800})
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+        # "Link to this program": the address it gives opens the playground with that program.
+        page.fill("textarea", "# ∂L/∂w, in a link\nfrom glassgrad.scratch import Value\nL = Value(1.0, 'L')\n")
+        page.click("[data-gg-do=link]")
+        linked = page.url
+        assert "#code=" in linked
+        page.goto("about:blank")
+        page.goto(linked)
+        assert page.input_value("textarea").startswith("# ∂L/∂w, in a link\n")
 
         assert not outside, f"requests outside the site: {outside}"
         assert not errors, errors

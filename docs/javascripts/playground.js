@@ -8,6 +8,17 @@
   var DEFAULT_LIMIT_S = 10;
   var stopPrevious = null;  // the last playground's Python: ended when instant navigation leaves its page
 
+  // #code=… holds a program as base64url of its UTF-8 bytes, so a reader can link to what they wrote.
+  function encode(text) {
+    var bytes = new TextEncoder().encode(text), binary = "";
+    bytes.forEach(function (b) { binary += String.fromCharCode(b); });
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function decode(text) {
+    var binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, function (c) { return c.charCodeAt(0); }));
+  }
+
   function setUp(root) {
     if (root.dataset.ggReady) return;
     root.dataset.ggReady = "1";
@@ -36,6 +47,10 @@
     }
     var wanted = params.get("preset");
     if (wanted && presets[wanted]) choose(wanted);
+    var shared = /^#code=([A-Za-z0-9_-]*)$/.exec(window.location.hash);
+    if (shared) {
+      try { code.value = decode(shared[1]); } catch (error) { say("The link's code could not be read; the preset is shown instead."); }
+    }
     root.hidden = false;
     stopPrevious = function () { stopWorker(); };
 
@@ -108,6 +123,11 @@
     });
     buttons.stop.addEventListener("click", function () { restart("Stopped. Press Run to start again."); });
     buttons.reset.addEventListener("click", function () { choose(select.value); });
+    buttons.link.addEventListener("click", function () {
+      var url = window.location.href.split("#")[0] + "#code=" + encode(code.value);
+      window.history.replaceState(window.history.state, "", url);
+      say("The address bar now links to this program: copy it to share or keep it.");
+    });
     select.addEventListener("change", function () { choose(select.value); });
     code.addEventListener("keydown", function (event) {
       if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); if (!buttons.run.disabled) run(); }
