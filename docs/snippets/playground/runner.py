@@ -96,11 +96,14 @@ def run(source: str, prefix: str | None = None) -> dict[str, str]:
     summary = f"{caption(root, order.index(root))} = {fmt(root.data)}; " + ", ".join(
         f"{caption(node, order.index(node))}.grad = {fmt(node.grad)}" for node in leaves
     )
-    if steps:
-        figure = str(animate_backward(root, steps, id_prefix=prefix))
-    else:
-        figure = str(draw_graph(root, id_prefix=prefix))
-    order_player = animate_order(root, id_prefix=f"{prefix}-order" if prefix else None)
+    try:
+        if steps:
+            figure = str(animate_backward(root, steps, id_prefix=prefix))
+        else:
+            figure = str(draw_graph(root, id_prefix=prefix))
+        order_player = animate_order(root, id_prefix=f"{prefix}-order" if prefix else None)
+    except Exception as error:  # the graph was built by the reader's code: say what could not be drawn
+        return {"error": f"The graph of L could not be drawn: {type(error).__name__}: {error}"}
     return {
         "summary": escape(summary),
         "figure": figure,
