@@ -22,6 +22,12 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The one hypothesis profile: no deadline and no speed health check (the machine is shared, and a graph
+# test's time depends on the graph drawn), 60 examples per property.
+settings.register_profile("glassgrad", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("glassgrad")
 
 REPO = Path(__file__).resolve().parents[1]
 """The repository root (holds mkdocs.yml, docs/ and src/)."""
@@ -64,19 +70,22 @@ class SiteBuild:
         return finished
 
 
-def start_build(root: Path, destination: Path, *, pythonpath: Path | None = None) -> SiteBuild:
+def start_build(root: Path, destination: Path, *, pythonpath: Path | None = None, notebook: bool = True) -> SiteBuild:
     """Start ``mkdocs build --strict`` on the tree at `root` into `destination`, in a fresh process.
 
     Args:
         root: folder holding ``mkdocs.yml`` (the build runs there, so relative paths resolve in that tree).
         destination: output folder for the site.
         pythonpath: a ``src`` folder to import glassgrad from instead of the installed one.
+        notebook: execute the notebook page (``False``: the page shows its code only).
 
     Returns:
         The running build; call its ``finish()`` to wait for it.
     """
     # Its own notebook cache: two builds at once must not evict each other's entries.
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NOTEBOOK_CACHE_DIR": str(destination) + "-notebook-cache"}
+    if not notebook:
+        env["NOTEBOOK_EXECUTE"] = "false"
     if pythonpath is not None:
         # PYTHONPATH comes before the editable install, so the copy's engine is the one imported.
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH", "")]))
@@ -153,7 +162,8 @@ def _site_builds(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.
     """The session's builds of this checkout: ``"first"``, and ``"second"`` when a test wants `rebuilt_site`."""
     builds = {"first": start_build(REPO, tmp_path_factory.mktemp("site") / "site")}
     if pytestconfig.stash.get(_REBUILD_WANTED, False):
-        builds["second"] = start_build(REPO, tmp_path_factory.mktemp("rebuilt-site") / "site")
+        # The determinism test compares the chapter pages and Home: the notebook need not run twice.
+        builds["second"] = start_build(REPO, tmp_path_factory.mktemp("rebuilt-site") / "site", notebook=False)
     try:
         for build in builds.values():
             build.finish()

@@ -15,16 +15,10 @@ import operator
 from dataclasses import dataclass
 from typing import Callable, Sequence, Union
 
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import glassgrad as gg
 from glassgrad import Value
-
-def dag_settings(max_examples: int) -> settings:
-    """Hypothesis settings for graph tests: no deadline and no speed health check (the machine is shared)."""
-    return settings(max_examples=max_examples, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
 
 Operand = Union[int, float]
 """An index of an earlier node (`int`) or a plain-number constant (`float`)."""

@@ -21,7 +21,6 @@ from strategies import (  # noqa: E402
     UNARY,
     build_glassgrad,
     build_torch,
-    dag_settings,
     error_scales,
     programs,
 )
@@ -29,7 +28,6 @@ from strategies import (  # noqa: E402
 TOLERANCE = 1e-9
 """Allowed difference, as a fraction of each node's error scale (see `strategies.error_scales`)."""
 
-dags = dag_settings(150)
 
 
 def test_strategies_cover_every_op() -> None:
@@ -60,7 +58,6 @@ def test_strategy_draws_shared_and_self_paired_non_leaf_nodes() -> None:
     assert pairs_a_node_with_itself(find(programs(), pairs_a_node_with_itself, settings=settings(database=None)))
 
 
-@dags
 @given(programs())
 def test_random_dag_matches_pytorch_at_every_node(program) -> None:
     """Values and grads of every node (leaves and intermediates) equal PyTorch float64's."""
@@ -77,7 +74,6 @@ def test_random_dag_matches_pytorch_at_every_node(program) -> None:
         assert abs(node.grad - twin.grad.item()) <= TOLERANCE * backward_scale[id(node)], node.label
 
 
-@dag_settings(100)
 @given(programs(max_steps=8))
 def test_random_dag_matches_central_differences(program) -> None:
     """The engine's leaf gradients agree with central differences of the forward pass (minitorch style)."""
@@ -85,7 +81,6 @@ def test_random_dag_matches_central_differences(program) -> None:
     assert error < 1e-5
 
 
-@dags
 @given(programs())
 def test_order_puts_every_parent_first_and_each_node_once(program) -> None:
     """`dependency_safe_order` is a topological order of exactly the reachable nodes."""
@@ -102,7 +97,6 @@ def test_order_puts_every_parent_first_and_each_node_once(program) -> None:
     assert [id(node) for node in appended] == [id(node) for node in order]
 
 
-@dags
 @given(programs())
 def test_backward_log_is_the_chain_rule_edge_by_edge(program) -> None:
     """One step per link; upstream × local = contribution; before + contribution = after; sums give the grads."""
@@ -126,7 +120,6 @@ def test_backward_log_is_the_chain_rule_edge_by_edge(program) -> None:
             assert node.grad == last_after.get(id(node), 0.0)
 
 
-@dags
 @given(programs(), st.integers(2, 4))
 def test_accumulating_k_times_multiplies_grads_by_k(program, calls) -> None:
     """`accumulate=True` adds each call's gradients, so k calls give k × the single-call gradients."""
@@ -141,7 +134,6 @@ def test_accumulating_k_times_multiplies_grads_by_k(program, calls) -> None:
         assert node.grad == pytest.approx(calls * grad, rel=1e-12, abs=1e-300)
 
 
-@dags
 @given(programs())
 def test_graph_is_deterministic(program) -> None:
     """Building the same recipe twice gives the same order, numbers and backward log."""

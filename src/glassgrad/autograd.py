@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator, Literal, NamedTuple, Sequence, overload
 
+from glassgrad import scratch as _scratch
 from glassgrad.value import Value, _edges, _parent
 
 
@@ -24,20 +25,9 @@ class OrderEvent(NamedTuple):
     depth: int
 
 
-class BackwardStep(NamedTuple):
-    """One chain-rule update along one saved link (a frozen record; a teaching log only).
-
-    `upstream` (output.grad) × `local` (link.local_grad) = `contribution`, added to
-    `parent.grad`, which went from `before` to `after`.
-    """
-
-    output: Value
-    parent: Value
-    upstream: float
-    local: float
-    contribution: float
-    before: float
-    after: float
+# One trace format for both engines: chapter 2's record of one chain-rule update along one link
+# (output, parent, upstream, local, contribution, before, after).
+BackwardStep = _scratch.BackwardStep
 
 
 class BackwardSteps(Sequence[BackwardStep]):
@@ -93,9 +83,8 @@ def _walk(root: Value, events: list[OrderEvent] | None) -> list[Value]:
     order: list[Value] = []
     seen = {root}  # entered: either appended already or still being visited
     appended: set[Value] = set()  # in the order already: meeting one again is a skip, not a cycle
-    # Two sets rather than one dict of states: on a million nodes, set lookups cost a third of dict ones.
     path = [root]  # the values being visited, outermost first
-    followed = [0]  # for each of them, how many of its links the walk has followed (an int: nothing for the GC)
+    followed = [0]  # for each of them, how many of its links the walk has followed
     if events is not None:
         events.append(OrderEvent("enter", root, 0))
     while path:
@@ -176,6 +165,8 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
     Returns:
         `BackwardSteps`: one `BackwardStep` per processed link, in processing order (empty if not `record`).
     """
+    if type(accumulate) is not bool or type(record) is not bool:
+        raise TypeError(f"backward: accumulate and record must be True or False, got {accumulate!r:.40} and {record!r:.40}")
     order = _walk(root, None)
     previous = [node.grad for node in order] if accumulate else None
     for node in order:
@@ -183,7 +174,7 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
     root.grad = 1.0
     if record:
         log: list = []
-        extend = log.extend  # flat storage: no object per step, so nothing new for the cycle collector
+        extend = log.extend  # flat: no object per step
         for output in reversed(order):
             upstream = output.grad
             for parent, local in _edges(output):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Sequence
 
 from glassgrad.autograd import backward
@@ -14,7 +15,8 @@ def gradcheck(fn: Callable[..., Value], inputs: Sequence[float], eps: float = 1e
     `fn` takes one `Value` per input and returns a scalar `Value`. For each input the
     numerical slope is ``(fn(x + eps) - fn(x - eps)) / (2 eps)``; the error is
     ``|engine - numerical| / max(1, |engine|, |numerical|)`` (absolute near zero,
-    relative for large gradients).
+    relative for large gradients). Where either is inf or nan and the two differ, the error is
+    ``inf``: a broken derivative can never score well.
 
     Raises:
         TypeError: if `fn` does not return a `Value` or an input is not a number.
@@ -33,6 +35,11 @@ def gradcheck(fn: Callable[..., Value], inputs: Sequence[float], eps: float = 1e
         up = [Value(x + eps if j == i else x) for j, x in enumerate(points)]
         down = [Value(x - eps if j == i else x) for j, x in enumerate(points)]
         numerical = (fn(*up).data - fn(*down).data) / (2.0 * eps)
-        error = abs(leaf.grad - numerical) / max(1.0, abs(leaf.grad), abs(numerical))
+        analytic = leaf.grad
+        if not (math.isfinite(analytic) and math.isfinite(numerical)):
+            if analytic == numerical or (math.isnan(analytic) and math.isnan(numerical)):
+                continue  # both inf of one sign, or both nan: they agree, and there is no finite error
+            return math.inf  # one is inf or nan and the other is not: the worst possible disagreement
+        error = abs(analytic - numerical) / max(1.0, abs(analytic), abs(numerical))
         worst = max(worst, error)
     return worst

@@ -5,9 +5,9 @@ unchanged: ``MLP(nin, [h1, ..., nout])`` has ReLU hidden layers and a linear las
 weights start uniform in [-1, 1] with biases at 0. Two differences, both for reproducibility
 and speed, neither changes a number:
 
-- every constructor takes ``rng`` (a `random.Random` or an int seed), so a model is the same
-  on every run; drawing from ``random.Random(s)`` gives exactly the weights micrograd draws
-  after ``random.seed(s)``;
+- weights come from Python's global `random`, as micrograd's do (so ``random.seed(s)`` then
+  ``MLP(...)`` gives micrograd's weights), unless a constructor gets ``rng``: a `random.Random`
+  or an int seed, for a model that is the same whatever else drew random numbers;
 - a neuron's ``w·x + b`` is one fused node (`weighted_sum`) instead of a chain of × and +
   nodes: the same forward number and the same gradients, with far fewer nodes to walk.
 
@@ -37,8 +37,11 @@ ProgressCallback = Callable[[int, int, float], None]
 """Called as ``progress(step, steps, loss)`` after each training step (``step`` counts from 1)."""
 
 
-def _as_rng(rng: RandomSource) -> random.Random:
-    """A `random.Random` from an int seed; a given generator is used as is (so draws continue)."""
+def _as_rng(rng: RandomSource | None) -> random.Random:
+    """A `random.Random` from an int seed; a given generator is used as is (so draws continue);
+    None is Python's global generator (the one `random.seed` seeds)."""
+    if rng is None or rng is random:
+        return random  # type: ignore[return-value]  # the module's functions draw from its hidden instance
     if isinstance(rng, random.Random):
         return rng
     if isinstance(rng, int) and not isinstance(rng, bool):
@@ -118,7 +121,8 @@ class Neuron(Module):
     Args:
         nin: number of inputs (and of weights).
         nonlin: apply ReLU to the weighted sum.
-        rng: a `random.Random` to draw the weights from (uniform in [-1, 1]), or an int seed.
+        rng: a `random.Random` to draw the weights from (uniform in [-1, 1]), or an int seed;
+            by default Python's global generator.
         name: prefix of the display labels: weights ``{name}w0, {name}w1, ...``, bias ``{name}b``,
             the weighted sum ``{name}z`` and the activation ``{name}h``.
 
@@ -132,7 +136,7 @@ class Neuron(Module):
     True
     """
 
-    def __init__(self, nin: int, nonlin: bool = True, *, rng: RandomSource = 0, name: str = "") -> None:
+    def __init__(self, nin: int, nonlin: bool = True, *, rng: RandomSource | None = None, name: str = "") -> None:
         draw = _as_rng(rng)
         self.w = [Value(draw.uniform(-1, 1), f"{name}w{i}") for i in range(nin)]
         self.b = Value(0.0, f"{name}b")
@@ -165,7 +169,8 @@ class Layer(Module):
         nin: inputs per neuron.
         nout: number of neurons (outputs).
         nonlin: ReLU on every neuron.
-        rng: a `random.Random` or an int seed; the neurons draw from it one after the other.
+        rng: a `random.Random` or an int seed (default: the global generator); the neurons draw
+            from it one after the other.
         name: label prefix; neuron ``j`` gets ``{name}n{j}.``.
 
     Raises:
@@ -176,7 +181,7 @@ class Layer(Module):
     (2, 8)
     """
 
-    def __init__(self, nin: int, nout: int, nonlin: bool = True, *, rng: RandomSource = 0, name: str = "") -> None:
+    def __init__(self, nin: int, nout: int, nonlin: bool = True, *, rng: RandomSource | None = None, name: str = "") -> None:
         draw = _as_rng(rng)
         self.neurons = [Neuron(nin, nonlin, rng=draw, name=f"{name}n{j}.") for j in range(nout)]
 
@@ -199,7 +204,8 @@ class MLP(Module):
     Args:
         nin: number of inputs.
         nouts: the width of each layer, the last one being the number of outputs.
-        rng: a `random.Random` or an int seed (default 0): the same seed gives the same model.
+        rng: a `random.Random` or an int seed (the same seed gives the same model); by default
+                Python's global generator, as in micrograd.
         name: label prefix; layer ``i`` (from 1) gets ``{name}L{i}.``.
 
     Raises:
@@ -213,7 +219,7 @@ class MLP(Module):
     True
     """
 
-    def __init__(self, nin: int, nouts: Sequence[int], *, rng: RandomSource = 0, name: str = "") -> None:
+    def __init__(self, nin: int, nouts: Sequence[int], *, rng: RandomSource | None = None, name: str = "") -> None:
         if not nouts:
             raise ValueError("MLP needs at least one layer width in nouts")
         draw = _as_rng(rng)

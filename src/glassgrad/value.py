@@ -1,8 +1,21 @@
-"""The data model: a `Value` holds a number, its gradient and links to the operands that made it."""
+"""The data model: a `Value` holds a number, its gradient and links to the operands that made it.
+
+This is chapter 2's engine (`glassgrad.scratch`) made fast; the public shape is the same. How:
+a `Value` has `__slots__` and an operation stores its links packed in two slots, built into
+`ParentLink` objects only when `parents` is first read:
+
+- ``_du`` is a float: one operand, ``_u``, whose local derivative is ``_du``;
+- ``_du`` is ``(du, v, dv)``: two operands, ``_u`` with local derivative ``du`` and ``v`` with ``dv``;
+- ``_du`` is None: ``_u`` is the tuple of `ParentLink`s itself (a leaf's is empty).
+
+One or two objects per node instead of four: Python's cycle collector visits every tracked object
+at each full collection, so on large graphs this is most of the speed.
+"""
 
 from __future__ import annotations
 
 import numbers
+import threading
 from typing import Iterable
 
 
@@ -20,8 +33,13 @@ def as_float(number: object, what: str = "Value") -> float:
     TypeError: Value expects a real number (int or float), got str '3'
     """
     if isinstance(number, numbers.Real) and not isinstance(number, bool):
-        return float(number)
-    hint = "; write float(...) if you mean 0.0 or 1.0" if isinstance(number, bool) else ""
+        try:
+            return float(number)
+        except OverflowError:
+            size = f"an int of {len(str(abs(number)))} digits" if isinstance(number, int) else repr(number)[:60]
+            raise OverflowError(f"{what}: {size} is too large for a float64 (largest about 1.8e308)") from None
+    boolean = type(number).__name__ in ("bool", "bool_")  # Python's, or NumPy's numpy.bool_
+    hint = "; write float(...) if you mean 0.0 or 1.0" if boolean else ""
     raise TypeError(
         f"{what} expects a real number (int or float), got {type(number).__name__} {number!r:.60}{hint}"
     )
@@ -34,16 +52,22 @@ class ParentLink:
     d(output)/d(operand), evaluated during the forward pass.
     """
 
-    __slots__ = ("value", "local_grad")  # two fields and nothing else: small and fast
+    __slots__ = ("value", "local_grad")
 
     value: Value
     local_grad: float
 
     def __init__(self, value: Value, local_grad: float) -> None:
-        if not isinstance(value, Value):
-            raise TypeError(f"ParentLink.value must be a Value, got {type(value).__name__} {value!r:.60}")
         self.value = value
-        self.local_grad = local_grad if type(local_grad) is float else as_float(local_grad, "ParentLink.local_grad")
+        self.local_grad = local_grad
+
+    def __setattr__(self, name: str, new: object) -> None:
+        # Checked on every assignment, not only at construction: backward trusts both fields.
+        if name == "value" and not isinstance(new, Value):
+            raise TypeError(f"ParentLink.value must be a Value, got {type(new).__name__} {new!r:.60}")
+        if name == "local_grad" and type(new) is not float:
+            new = as_float(new, "ParentLink.local_grad")
+        object.__setattr__(self, name, new)
 
     def __repr__(self) -> str:
         return f"ParentLink(value={self.value.label or self.value!r}, local_grad={self.local_grad:g})"
@@ -73,12 +97,7 @@ class Value:
     (ParentLink(value='w', local_grad=3), ParentLink(value='x', local_grad=2))
     """
 
-    # No per-object dict, and six slots (an 80-byte object): Python's cycle collector re-scans every
-    # node of a big graph, and took 1.7 times as long per node with eight slots (96 bytes). The links
-    # stay unpacked until `parents` is first read: one or two objects per node instead of three or four.
-    #   _du is a float:        one operand, _u, whose local derivative is _du;
-    #   _du is (du, v, dv):    two operands, _u with local derivative du and v with dv;
-    #   _du is None:           _u is the ParentLink tuple itself (a leaf's is empty).
+    # Six slots and no __dict__ (see the module docstring for _u and _du).
     __slots__ = ("data", "grad", "label", "op", "_u", "_du")
 
     data: float
@@ -89,7 +108,7 @@ class Value:
     def __init__(self, data: float, label: str = "", parents: Iterable[ParentLink] = (), op: str = "") -> None:
         self.data = data if type(data) is float else as_float(data)
         self.grad = 0.0
-        self.label = label if type(label) is str else str(label)
+        self.label = label if type(label) is str else ("" if label is None else str(label))
         self.parents = parents
         self.op = op
 
@@ -125,6 +144,28 @@ class Value:
     def __repr__(self) -> str:
         name = f"{self.label!r}, " if self.label else ""
         return f"Value({name}data={self.data:g}, grad={self.grad:g})"
+
+    def __reduce__(self) -> tuple:
+        """Pickle and deep-copy without recursion, however deep the graph, keeping every identity.
+
+        The state of a value starts with its not yet saved ancestors in dependency-safe order, so
+        that pickle (or deepcopy) saves each of them before anything links to it: by the time a
+        value's own links are saved, its parents are already saved, and nothing nests.
+        """
+        scheduled = _pickling.__dict__.setdefault("scheduled", set())
+        if id(self) in scheduled:  # an ancestor listed by a value saved earlier: its parents are saved
+            scheduled.discard(id(self))
+            prelude: tuple = ()
+        else:  # saved first: earlier lists are done with (their values were saved before this one)
+            prelude = tuple(_autograd.dependency_safe_order(self)[:-1])
+            scheduled.clear()
+            scheduled.update(id(node) for node in prelude)
+        links = tuple((parent, local) for parent, local in _edges(self))
+        return (_shell, (self.data, self.label, self.op), (prelude, self.grad, links))
+
+    def __setstate__(self, state: tuple) -> None:
+        _, self.grad, links = state
+        self.parents = [ParentLink(parent, local) for parent, local in links]
 
     def _repr_html_(self) -> str:
         """Compact rich display for Jupyter: label, data and grad."""
@@ -199,11 +240,14 @@ class Value:
 _new_object = object.__new__
 
 
+_set_field = object.__setattr__
+
+
 def _link(value: Value, local_grad: float) -> ParentLink:
-    """A `ParentLink` built without the operand check: its operand is already a Value."""
-    link = _new_object(ParentLink)  # skips type.__call__ and __init__: about a third of the cost
-    link.value = value
-    link.local_grad = local_grad if type(local_grad) is float else as_float(local_grad, "ParentLink.local_grad")
+    """A `ParentLink` built without the checks: an op stored a Value and a float."""
+    link = _new_object(ParentLink)
+    _set_field(link, "value", value)
+    _set_field(link, "local_grad", local_grad)
     return link
 
 
@@ -213,7 +257,7 @@ def _node(data: float, label: str, op: str, u: Value, du: float, v: Value | None
     Skips `Value.__init__`'s checks: ops pass Values and floats they have just computed.
     """
     node = _new_object(Value)
-    node.data = data if type(data) is float else as_float(data)  # an int only if someone set .data = 3
+    node.data = data if type(data) is float else as_float(data)  # an int if someone set .data = 3
     node.grad = 0.0
     node.label = label if type(label) is str else str(label)
     node.op = op
@@ -245,6 +289,14 @@ def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
     if du is None:
         return tuple([(link.value, link.local_grad) for link in node._u])
     return ((node._u, du[0]), du[1:])
+
+
+_pickling = threading.local()  # ids of the values whose parents an earlier value's state saves first
+
+
+def _shell(data: float, label: str, op: str) -> Value:
+    """Unpickle a value without its links and gradient (`Value.__setstate__` adds them)."""
+    return Value(data, label, (), op)
 
 
 # Imported last: ops and autograd need Value defined first (the methods look them up at call time).

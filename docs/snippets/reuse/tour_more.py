@@ -10,7 +10,7 @@ print("z =", round(z.data, 6), "| dz/dw =", round(w.grad, 6))
 worst = gradcheck(lambda a, c: (a * c).sigmoid() * a, [0.3, -1.2])
 print("gradcheck error below 1e-8:", worst < 1e-8)
 
-# micrograd's networks, seeded: the same seed, the same model.
+# micrograd's networks; rng= fixes the weights (by default they come from Python's global random).
 model = MLP(3, [4, 4, 1], rng=0)
 out = model([1.0, -2.0, 0.5])
 out.backward()

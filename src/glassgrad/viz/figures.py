@@ -142,16 +142,23 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value] | None = Non
     order = walk(root)
     name = names(root)
     reverse = order[::-1]
+    chosen = wrong_order is not None
     if wrong_order is None:
+        # Move an operand ahead of the output that uses it: an operation result if there is one, else a leaf.
         wrong_order = list(reverse)
-        for i, node in enumerate(wrong_order):
-            if node.parents and i > 0 and any(link.value is node for link in wrong_order[i - 1].parents):
-                wrong_order[i - 1], wrong_order[i] = node, wrong_order[i - 1]
-                break
+        swaps = [i for i in range(1, len(wrong_order)) if any(link.value is wrong_order[i] for link in wrong_order[i - 1].parents)]
+        swaps.sort(key=lambda i: not wrong_order[i].parents)
+        if not swaps:
+            raise ValueError(
+                f"show_dependency_order: the graph of {name[root]!r} has a single value, so no order can be wrong"
+            )
+        i = swaps[0]
+        wrong_order[i - 1], wrong_order[i] = wrong_order[i], wrong_order[i - 1]
     assert not order_violations(root, reverse), "the walk's order reversed must be safe"
     violations = order_violations(root, wrong_order)
     if not violations:
-        raise ValueError("wrong_order violates no dependency: it is a safe order")
+        assert chosen, "the default wrong order always violates a dependency"
+        raise ValueError("show_dependency_order: the wrong_order you passed violates no dependency: it is a safe order")
     early, output = violations[0]
     early_name, output_name = escape(name[early]), escape(name[output])
     rows = (

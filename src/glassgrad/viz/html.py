@@ -15,12 +15,17 @@ from typing import Any
 def escape(text: object) -> str:
     """Escape `text` for HTML/SVG text and attribute values (``& < > " '`` become entities).
 
-    The single escape function of `glassgrad.viz`; Graphviz HTML-like labels use it too.
+    The single escape function of `glassgrad.viz`; Graphviz HTML-like labels use it too. Control
+    characters (NUL and the rest, but tab and newline), which neither XML nor Graphviz accepts,
+    become U+FFFD, the replacement character, so they stay visible.
 
-    >>> escape('<b title="x">&</b>')
-    '&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;'
+    >>> escape('<b title="x">&</b>'), escape(chr(0))
+    ('&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;', '\ufffd')
     """
-    return _html.escape(str(text), quote=True)
+    return _html.escape(str(text).translate(_CONTROL), quote=True)
+
+
+_CONTROL = {code: "\ufffd" for code in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]}
 
 
 def fmt(number: float) -> str:
