@@ -32,6 +32,24 @@ if [ "${GLASSGRAD_NO_BROWSER:-}" != 1 ]; then
     need_debian_package /usr/bin/chromium chromium
 fi
 
+# The playground's runtime (Pyodide, Graphviz in WebAssembly): npm packages by exact version, packed into
+# .cache/npm/ (ignored) and unpacked there; docs/hooks/package_assets.py publishes the files the page loads.
+NPM_PACKAGES="pyodide:pyodide@314.0.8 viz:@viz-js/viz@3.24.0"
+for entry in $NPM_PACKAGES; do
+    folder=.cache/npm/${entry%%:*} spec=${entry#*:}
+    mkdir -p .cache/npm
+    if [ "$(cat "$folder/.version" 2>/dev/null)" = "$spec" ]; then continue; fi
+    tarball=$(echo "${spec#@}" | tr '/@' '--').tgz  # npm pack's file name (a tarball already there is used as is)
+    if [ ! -f ".cache/npm/$tarball" ]; then
+        need_debian_package npm npm
+        echo "==> fetching the npm package $spec (for the playground)"
+        (cd .cache/npm && npm pack --silent "$spec" >/dev/null)
+    fi
+    rm -rf "$folder" && mkdir -p "$folder"
+    tar -xzf ".cache/npm/$tarball" -C "$folder"
+    echo "$spec" > "$folder/.version"
+done
+
 PYTHON=${PYTHON:-}
 if [ -z "$PYTHON" ]; then
     for candidate in python3.11 python3.12 python3.13 python3.10 python3; do

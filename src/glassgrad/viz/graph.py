@@ -336,6 +336,14 @@ def svg_cleanup(
     return svg.strip(), width_px
 
 
+def render_svg(dot_source: str) -> str:
+    """Graphviz's SVG for `dot_source`, from the `dot` binary. The browser playground replaces
+    this function with Graphviz compiled to WebAssembly; every figure goes through it."""
+    import graphviz
+
+    return graphviz.pipe_string("dot", "svg", dot_source, encoding="utf-8")
+
+
 def draw_graph(
     root: Value,
     *,
@@ -420,7 +428,7 @@ def draw_graph(
         element_attrs[out_id] = {"output": i, "role": "out"}
 
     title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
-    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title, prefix)
+    svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
     narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)
     grads = "shown" if show_grad else "hidden"
     html = figure_html(

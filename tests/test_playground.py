@@ -1,0 +1,187 @@
+"""The playground in a real browser: the reader's program runs on glassgrad in Pyodide, offline.
+
+One page load drives every check, in the order a reader would meet them: nothing heavy loads before
+Run; the linear preset gives PyTorch's gradients and its full graph; an edited input changes them;
+errors are named; a program that never ends is stopped (by Stop and by the time limit) and the next
+Run works; a program's link reopens it; no request ever leaves the site; a phone's width does not
+scroll the page sideways; ``?preset=NAME`` opens a preset.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+import glassgrad.scratch  # noqa: E402
+from conftest import REPO  # noqa: E402
+from glassgrad.examples import linear_loss  # noqa: E402
+from glassgrad.viz import fmt  # noqa: E402
+
+
+LIMIT_S = 0.75
+"""The time limit the test sets through the page's ?limit= parameter (the page's default is longer)."""
+
+
+def expected_summary(**inputs: float) -> str:
+    """The summary line the page should print, from glassgrad in this process, checked against PyTorch float64."""
+    torch = pytest.importorskip("torch")
+    nodes = linear_loss(glassgrad.scratch, **inputs)
+    glassgrad.scratch.backward(nodes["L"])
+    leaves = {name: torch.tensor(nodes[name].data, dtype=torch.float64, requires_grad=True) for name in "wxby"}
+    loss = (leaves["w"] * leaves["x"] + leaves["b"] - leaves["y"]) ** 2
+    loss.backward()
+    assert loss.item() == nodes["L"].data
+    assert all(leaves[name].grad.item() == nodes[name].grad for name in "wxby")
+    grads = ", ".join(f"{name}.grad = {fmt(nodes[name].grad)}" for name in "wxby")
+    return f"L = {fmt(nodes['L'].data)}; {grads}"
+
+
+def run(page: Any, code: str | None = None) -> str:
+    """Put `code` in the editor (None: keep it), press Run, wait for the answer; return the output's text."""
+    if code is not None:
+        page.fill("textarea", code)
+    page.evaluate("document.querySelector('[data-gg-output]').textContent = ''")
+    page.click("[data-gg-do=run]")
+    page.wait_for_selector(".gg-pg-summary, .gg-pg-error", timeout=60_000)
+    return page.inner_text("[data-gg-output]")
+
+
+def status(page: Any) -> str:
+    return page.inner_text("[data-gg-status]")
+
+
+@pytest.mark.browser
+@pytest.mark.site
+def test_playground(browser: Any, site_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    outside: list[str] = []
+    fetched: list[str] = []
+
+    def guard(route: Any) -> None:
+        url = route.request.url
+        if url.startswith(site_url) or url.startswith(("data:", "blob:")):
+            fetched.append(url)
+            route.continue_()
+        else:
+            outside.append(url)
+            route.abort()
+
+    context.route("**/*", guard)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    try:
+        # ?preset= opens a preset (the chapters link to the playground this way).
+        page.goto(f"{site_url}playground/?preset=atomic-sigmoid&limit={LIMIT_S}")
+        assert 'reciprocal(d, "s")' in page.input_value("textarea")
+        assert not [url for url in fetched if "/assets/playground/" in url], "Python loaded before the reader asked"
+        assert "not loaded yet" in status(page)
+        page.select_option("select", "linear")
+
+        # The linear preset: the numbers of chapters 1 and 2, and the whole graph (8 values, 7 links).
+        text = run(page)
+        assert page.inner_text(".gg-pg-summary") == expected_summary()
+        assert "L = 9; w.grad = -18" in text
+        graph = page.locator(".gg-pg-output .gg-player-graph svg").first
+        assert graph.locator("g.gg-value").count() == 8
+        assert graph.locator("g.gg-link").count() == 7
+
+        # Edit w: the figure follows.
+        page.fill("textarea", page.input_value("textarea").replace('Value(2.0, "w")', 'Value(4.0, "w")'))
+        page.evaluate("document.querySelector('[data-gg-output]').textContent = ''")
+        page.press("textarea", "Control+Enter")  # the keyboard's Run
+        page.wait_for_selector(".gg-pg-summary", timeout=60_000)
+        assert page.inner_text(".gg-pg-summary") == expected_summary(w=4.0)
+        w_box = page.locator('.gg-pg-output .gg-player-graph g.gg-value[data-gg-label="w"]').first
+        assert re.search(r"data\s*4\s", w_box.text_content())
+
+        # Errors name the problem (and the line); the page stays usable.
+        assert "line 3" in run(page, "from glassgrad.scratch import Value\n\nw = Value(2.0, 'w'\n")
+        assert "Unknown name 'wieght' on line 2" in run(page, "from glassgrad.scratch import Value\nL = wieght\n")
+        assert "Not a number on line 2" in run(page, "from glassgrad.scratch import Value\nL = Value('two', 'L')\n")
+
+        # A program that never ends: Stop ends it, and so does the time limit; Run works after each.
+        page.fill("textarea", "while True:\n    pass\n")
+        page.click("[data-gg-do=run]")
+        page.wait_for_function("document.querySelector('[data-gg-status]').textContent.startsWith('Running')", timeout=60_000)
+        page.click("[data-gg-do=stop]")
+        assert status(page).startswith("Stopped")
+        page.click("[data-gg-do=run]")
+        page.wait_for_function(
+            "document.querySelector('[data-gg-status]').textContent.includes('more than')", timeout=60_000
+        )
+        assert f"more than {LIMIT_S} s" in status(page)
+        page.select_option("select", "shared")
+        assert "L = 4; w.grad = 4" in run(page)
+        page.click("[data-gg-do=reset]")
+        assert "multiply(w, w" in page.input_value("textarea")
+
+        # A phone's width: the page itself does not scroll sideways.
+        page.set_viewport_size({"width": 375, "height": 800})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+        # "Link to this program": the address it gives opens the playground with that program.
+        page.fill("textarea", "# ∂L/∂w, in a link\nfrom glassgrad.scratch import Value\nL = Value(1.0, 'L')\n")
+        page.click("[data-gg-do=link]")
+        linked = page.url
+        assert "#code=" in linked
+        page.goto("about:blank")
+        page.goto(linked)
+        assert page.input_value("textarea").startswith("# ∂L/∂w, in a link\n")
+
+        assert not outside, f"requests outside the site: {outside}"
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def load_runner() -> Any:
+    spec = importlib.util.spec_from_file_location("playground_runner", REPO / "docs/snippets/playground/runner.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_runner_names_a_cycle_and_a_graph_too_large() -> None:
+    """The two errors only the runner can find (the browser test covers those Python raises itself)."""
+    runner = load_runner()
+    cycle = """\
+from glassgrad.scratch import ParentLink, Value, multiply
+w = Value(2.0, "w")
+L = multiply(w, w, "L")
+w.parents = (ParentLink(L, 1.0),)
+"""
+    assert "'L' is one of its own ancestors" in runner.run(cycle)["error"]
+    chain = f"""\
+from glassgrad.scratch import Value, add
+L = Value(1.0, "x")
+for _ in range({runner.MAX_NODES}):
+    L = add(L, L)
+"""
+    assert runner.run(chain)["error"] == (
+        f"The graph of L has {runner.MAX_NODES + 1} values; the playground draws at most {runner.MAX_NODES}."
+    )
+    assert "defines no L" in runner.run("x = 1\n")["error"]
+
+
+@pytest.mark.browser
+@pytest.mark.site
+def test_without_javascript_the_presets_are_drawn(browser: Any, site_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}playground/")
+        assert "needs JavaScript" in page.inner_text("article")
+        assert not page.locator("[data-gg-playground]").is_visible()
+        presets = page.locator("article details")
+        assert presets.count() == 5
+        assert all(presets.nth(i).locator("svg g.gg-value").count() >= 2 for i in range(5))
+        assert "L = 9; w.grad = -18" in presets.first.locator("summary").inner_text()
+    finally:
+        context.close()
