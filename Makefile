@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1:8000
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-setup:  ## create .venv and install glassgrad with every extra, Graphviz and Chromium
+setup:  ## create .venv and install glassgrad with every extra, Graphviz, Chromium and the playground's npm packages
 	@bash scripts/setup.sh
 
 # SITE_URL: serve at the root even when the environment sets the published URL (its /glassgrad/ path).

@@ -44,11 +44,13 @@ EXPECTED_FIGURES = {
     "training/": 4,  # the two loss curves, the trained neuron's graph, the moons' decision regions
     "reuse/": 1,  # the tour's graph after backward
     "reference/": 0,
+    "beyond/made-fast/": 0,  # tables and listings only
+    "playground/": 5,  # the five presets, drawn at build time for readers without JavaScript
 }
 
 # Pages that end with a "Next:" link to the following page of the nav (the tutorial and Beyond).
 NEXT_LINKED = (CHAPTER_1, CHAPTER_2, CHAPTER_3, "beyond/stability/", "beyond/gradcheck/", "beyond/why-order/",
-               "beyond/pytorch-graph/", "beyond/accumulation/")
+               "beyond/pytorch-graph/", "beyond/accumulation/", "beyond/made-fast/")
 
 
 class _Page(HTMLParser):
