@@ -58,7 +58,7 @@ OPTION = re.compile(r'([\w-]+)=(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
 FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 INLINE_TEX = re.compile(r"\\\((.+?)\\\)", re.DOTALL)
 DISPLAY_TEX = re.compile(r"\\\[(.+?)\\\]", re.DOTALL)
-PAGE_LINK = re.compile(r"\]\((?P<path>[^)\s:]+\.md)(?P<anchor>#[^)\s]*)?\)")
+PAGE_LINK = re.compile(r"\]\((?P<path>[^)\s:?#]+\.md)(?P<anchor>[?#][^)\s]*)?\)")  # anchor: a #fragment or a ?query
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 
 # On the rendered page: nbconvert's MathJax loader and configuration, its Mermaid loader, and the
