@@ -48,6 +48,9 @@ def copy_project(destination: Path) -> None:
             target = destination / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
+    if (REPO / ".cache" / "npm").is_dir():  # the playground's runtime, fetched by `make setup` (ignored by git)
+        (destination / ".cache").mkdir(exist_ok=True)
+        (destination / ".cache" / "npm").symlink_to(REPO / ".cache" / "npm")
 
 
 def make_command(target: str, tree: Path, **variables: str) -> str:
@@ -65,7 +68,7 @@ def environment(tree: Path) -> dict[str, str]:
 
 def cold_build(tree: Path) -> tuple[float, str]:
     """Seconds of `make build`'s mkdocs command in `tree`, with no cache, and its log's end if it failed ('' if not)."""
-    shutil.rmtree(tree / ".cache", ignore_errors=True)
+    shutil.rmtree(tree / ".cache" / "mkdocs-jupyter", ignore_errors=True)
     command = make_command("build", tree)
     start = time.perf_counter()
     finished = subprocess.run(command, shell=True, cwd=tree, env=environment(tree), capture_output=True, text=True)
