@@ -20,7 +20,7 @@ import re
 from typing import NamedTuple, Sequence
 
 
-from glassgrad.viz.graph import FONT, TEXT_CLASSES, figure_html, svg_cleanup
+from glassgrad.viz.graph import FONT, TEXT_CLASSES, figure_html, render_svg, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, escape
 
 _COLOURS = {css.removeprefix("gg-t-"): colour for colour, css in TEXT_CLASSES.items()}
@@ -127,7 +127,7 @@ def draw_boxes(
         dot.edge(f"{id_prefix}-box-{arrow.source}", f"{id_prefix}-box-{arrow.target}", label=label, id=arrow_id, **extra)
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 
-    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), element_attrs, title, id_prefix)
+    svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, id_prefix)
     narrowest = min_width if min_width is not None else round(natural * 0.8)
     return HtmlFragment(figure_html(
         svg, natural, title=title, prefix=id_prefix, css="gg gg-graph gg-boxes", narrowest=narrowest,

@@ -6,7 +6,7 @@ from typing import Sequence
 
 
 from glassgrad.viz.graph import (
-    FONT, TEXT_CLASSES, Value, check_prefix, chips, figure_html, fingerprint, names, svg_cleanup, walk,
+    FONT, TEXT_CLASSES, Value, check_prefix, chips, figure_html, fingerprint, names, render_svg, svg_cleanup, walk,
 )
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
@@ -92,7 +92,7 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
             label=f'<<FONT COLOR="{_LOCAL}">.parents[{j}].value</FONT>>', **{"class": "gg-pointer"},
         )
     title = f"{v_name} stores one ParentLink per operand; .parents[{k}] points back to {u_name}"
-    svg, natural = svg_cleanup(dot.pipe(format="svg", encoding="utf-8"), {}, title, id_prefix)
+    svg, natural = svg_cleanup(render_svg(dot.source), {}, title, id_prefix)
     upstream, local = output.grad, link.local_grad
     update = (
         f'<p class="gg-storage-update">Backward at <code>{escape(v_name)}.parents[{k}]</code>: '

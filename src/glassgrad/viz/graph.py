@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Literal, NamedTuple, Sequence
+from typing import Any, Sequence
 
 
+from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
 Value = Any
@@ -35,15 +36,7 @@ a sequence of links with ``.value`` (the operand) and ``.local_grad``: a `glassg
 `glassgrad.scratch.Value` alike."""
 
 
-class WalkEvent(NamedTuple):
-    """One event of the ordering walk: ``"enter"`` (visit `node`), ``"skip"`` (already placed) or ``"append"``."""
-
-    kind: Literal["enter", "skip", "append"]
-    node: Value
-    depth: int
-
-
-def walk(root: Value, events: list[WalkEvent] | None = None) -> list[Value]:
+def walk(root: Value, events: list[OrderEvent] | None = None) -> list[Value]:
     """Every node reachable from `root` through ``parents[k].value``, each after all of its parents.
 
     The same depth-first rule as chapter 2's ``dependency_safe_order`` (parents in stored order,
@@ -60,7 +53,7 @@ def walk(root: Value, events: list[WalkEvent] | None = None) -> list[Value]:
     path = [(root, iter(root.parents))]
     open_visits.add(id(root))
     if events is not None:
-        events.append(WalkEvent("enter", root, 0))
+        events.append(OrderEvent("enter", root, 0))
     while path:
         node, links = path[-1]
         link = next(links, None)
@@ -70,10 +63,10 @@ def walk(root: Value, events: list[WalkEvent] | None = None) -> list[Value]:
             placed.add(id(node))
             order.append(node)
             if events is not None:
-                events.append(WalkEvent("append", node, len(path)))
+                events.append(OrderEvent("append", node, len(path)))
         elif id(link.value) in placed:
             if events is not None:
-                events.append(WalkEvent("skip", link.value, len(path)))
+                events.append(OrderEvent("skip", link.value, len(path)))
         elif id(link.value) in open_visits:
             raise ValueError(f"the graph has a cycle: {caption(link.value)!r} is one of its own ancestors")
         else:
@@ -81,7 +74,7 @@ def walk(root: Value, events: list[WalkEvent] | None = None) -> list[Value]:
             open_visits.add(id(parent))
             path.append((parent, iter(parent.parents)))
             if events is not None:
-                events.append(WalkEvent("enter", parent, len(path) - 1))
+                events.append(OrderEvent("enter", parent, len(path) - 1))
     return order
 
 
