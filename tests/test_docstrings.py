@@ -147,17 +147,30 @@ def test_an_undocumented_parameter_is_caught() -> None:
     assert undocumented_parameters(scale, "Multiply value by factor.", "") == []
 
 
-def test_reference_shows_doctests_as_code() -> None:
-    """The API reference's griffe extension fences each doctest run and leaves prose and fences alone."""
-    import runpy
+def test_reference_shows_every_example_as_code() -> None:
+    """Every ``>>>`` example sits in an ``Examples:`` section, which the API reference renders as code.
+
+    Anywhere else in a docstring, Markdown would read ``>>>`` as nested quotes and ``[1, 2]`` as a link.
+    """
+    griffe = pytest.importorskip("griffe")
     from pathlib import Path
 
-    pytest.importorskip("griffe")
-    extension = Path(__file__).resolve().parents[1] / "docs" / "hooks" / "griffe_doctests.py"
-    fence_doctests = runpy.run_path(str(extension))["fence_doctests"]
-    text = "Intro.\n\n>>> xs = [1,\n...       2]\n>>> xs\n[1, 2]\n\nAfter.\n\n```python\n>>> kept\n```"
-    assert fence_doctests(text) == (
-        "Intro.\n\n```pycon\n>>> xs = [1,\n...       2]\n>>> xs\n[1, 2]\n```\n\nAfter.\n\n```python\n>>> kept\n```"
-    )
-    indented = "Args:\n    x: a number.\n\n    >>> 1\n    1"
-    assert fence_doctests(indented).splitlines()[-4:] == ["    ```pycon", "    >>> 1", "    1", "    ```"]
+    package = griffe.load("glassgrad", search_paths=[str(Path(__file__).resolve().parents[1] / "src")])
+    bare, examples = [], 0
+
+    def visit(obj: object) -> None:
+        nonlocal examples
+        if obj.is_alias:
+            return
+        if obj.docstring is not None and ">>>" in obj.docstring.value:
+            for section in obj.docstring.parse("google"):
+                if section.kind.value == "examples":
+                    examples += 1
+                elif ">>>" in str(section.value):
+                    bare.append(obj.path)
+        for member in obj.members.values():
+            visit(member)
+
+    visit(package)
+    assert bare == [], f"examples outside an Examples: section: {bare}"
+    assert examples >= 20  # the walk reached the docstrings

@@ -21,8 +21,9 @@ def gradcheck(fn: Callable[..., Value], inputs: Sequence[float], eps: float = 1e
     Raises:
         TypeError: if `fn` does not return a `Value` or an input is not a number.
 
-    >>> gradcheck(lambda a, b: a * b + a.tanh(), [0.3, -1.2]) < 1e-8
-    True
+    Examples:
+        >>> gradcheck(lambda a, b: a * b + a.tanh(), [0.3, -1.2]) < 1e-8
+        True
     """
     points = [as_float(x, "gradcheck input") for x in inputs]
     leaves = [Value(x) for x in points]

@@ -1,8 +1,9 @@
 """Small seeded toy data sets for training demos: generated in pure Python, nothing downloaded.
 
->>> points, labels = make_moons(6, noise=0.0, seed=0)
->>> len(points), sorted(set(labels))
-(6, [-1, 1])
+Examples:
+    >>> points, labels = make_moons(6, noise=0.0, seed=0)
+    >>> len(points), sorted(set(labels))
+    (6, [-1, 1])
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ def make_moons(n: int = 100, noise: float = 0.1, seed: int = 0) -> tuple[list[tu
     Raises:
         ValueError: if `n` is smaller than 2 or `noise` is negative.
 
-    >>> points, labels = make_moons(4, noise=0.0, seed=0)
-    >>> sorted(zip(labels, ((round(a, 3), round(b, 3)) for a, b in points)))
-    [(-1, (-1.0, 0.0)), (-1, (1.0, 0.0)), (1, (0.0, 0.5)), (1, (2.0, 0.5))]
+    Examples:
+        >>> points, labels = make_moons(4, noise=0.0, seed=0)
+        >>> sorted(zip(labels, ((round(a, 3), round(b, 3)) for a, b in points)))
+        [(-1, (-1.0, 0.0)), (-1, (1.0, 0.0)), (1, (0.0, 0.5)), (1, (2.0, 0.5))]
     """
     if n < 2:
         raise ValueError(f"make_moons needs at least 2 points, got n={n}")

@@ -28,9 +28,10 @@ def linear_loss(engine: ModuleType | None = None, **inputs: float) -> dict[str, 
     `engine` is the module to build with (default `glassgrad`). Keyword arguments override
     `LINEAR_INPUTS` (for example ``linear_loss(w=4)``).
 
-    >>> nodes = linear_loss()
-    >>> nodes["L"].data
-    9.0
+    Examples:
+        >>> nodes = linear_loss()
+        >>> nodes["L"].data
+        9.0
     """
     g = _engine(engine)
     leaves = {**LINEAR_INPUTS, **inputs}

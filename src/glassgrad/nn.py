@@ -11,13 +11,14 @@ and speed, neither changes a number:
 - a neuron's ``w·x + b`` is one fused node (`weighted_sum`) instead of a chain of × and +
   nodes: the same forward number and the same gradients, with far fewer nodes to walk.
 
->>> model = MLP(2, [4, 4, 1], rng=0)
->>> len(model.parameters())
-37
->>> score = model([0.5, -1.0])
->>> score.backward()
->>> all(p.grad == p.grad for p in model.parameters())  # no nan anywhere
-True
+Examples:
+    >>> model = MLP(2, [4, 4, 1], rng=0)
+    >>> len(model.parameters())
+    37
+    >>> score = model([0.5, -1.0])
+    >>> score.backward()
+    >>> all(p.grad == p.grad for p in model.parameters())  # no nan anywhere
+    True
 """
 
 from __future__ import annotations
@@ -69,10 +70,11 @@ def weighted_sum(weights: Sequence[Value], inputs: Sequence[Value | float], bias
         ValueError: if `weights` and `inputs` have different lengths.
         TypeError: if an input is neither a `Value` nor a real number.
 
-    >>> w = [Value(2.0, "w0"), Value(-1.0, "w1")]
-    >>> z = weighted_sum(w, [3.0, 4.0], Value(0.5, "b"))
-    >>> z.data, [(link.value.label, link.local_grad) for link in z.parents]
-    (2.5, [('w0', 3.0), ('w1', 4.0), ('b', 1.0)])
+    Examples:
+        >>> w = [Value(2.0, "w0"), Value(-1.0, "w1")]
+        >>> z = weighted_sum(w, [3.0, 4.0], Value(0.5, "b"))
+        >>> z.data, [(link.value.label, link.local_grad) for link in z.parents]
+        (2.5, [('w0', 3.0), ('w1', 4.0), ('b', 1.0)])
     """
     if len(weights) != len(inputs):
         raise ValueError(f"weighted_sum: {len(weights)} weights but {len(inputs)} inputs")
@@ -129,11 +131,12 @@ class Neuron(Module):
     Raises:
         TypeError: if `rng` is neither a `random.Random` nor an int.
 
-    >>> neuron = Neuron(2, rng=0)
-    >>> [p.label for p in neuron.parameters()]
-    ['w0', 'w1', 'b']
-    >>> neuron([1.0, 2.0]).data == max(0.0, neuron.w[0].data + 2 * neuron.w[1].data)
-    True
+    Examples:
+        >>> neuron = Neuron(2, rng=0)
+        >>> [p.label for p in neuron.parameters()]
+        ['w0', 'w1', 'b']
+        >>> neuron([1.0, 2.0]).data == max(0.0, neuron.w[0].data + 2 * neuron.w[1].data)
+        True
     """
 
     def __init__(self, nin: int, nonlin: bool = True, *, rng: RandomSource | None = None, name: str = "") -> None:
@@ -176,9 +179,10 @@ class Layer(Module):
     Raises:
         TypeError: if `rng` is neither a `random.Random` nor an int.
 
-    >>> layer = Layer(3, 2, rng=0)
-    >>> len(layer([1.0, 0.0, -1.0])), len(layer.parameters())
-    (2, 8)
+    Examples:
+        >>> layer = Layer(3, 2, rng=0)
+        >>> len(layer([1.0, 0.0, -1.0])), len(layer.parameters())
+        (2, 8)
     """
 
     def __init__(self, nin: int, nout: int, nonlin: bool = True, *, rng: RandomSource | None = None, name: str = "") -> None:
@@ -212,11 +216,12 @@ class MLP(Module):
         TypeError: if `rng` is neither a `random.Random` nor an int.
         ValueError: if `nouts` is empty.
 
-    >>> model = MLP(2, [8, 8, 1], rng=1)
-    >>> model
-    MLP of [Layer of [ReLUNeuron(2), ...], Layer of [ReLUNeuron(8), ...], Layer of [LinearNeuron(8)]]
-    >>> MLP(2, [8, 8, 1], rng=1)([0.1, 0.2]).data == model([0.1, 0.2]).data
-    True
+    Examples:
+        >>> model = MLP(2, [8, 8, 1], rng=1)
+        >>> model
+        MLP of [Layer of [ReLUNeuron(2), ...], Layer of [ReLUNeuron(8), ...], Layer of [LinearNeuron(8)]]
+        >>> MLP(2, [8, 8, 1], rng=1)([0.1, 0.2]).data == model([0.1, 0.2]).data
+        True
     """
 
     def __init__(self, nin: int, nouts: Sequence[int], *, rng: RandomSource | None = None, name: str = "") -> None:
@@ -259,12 +264,13 @@ class ProgressBar:
         stream: where to draw; `sys.stderr` at the time of each call if omitted.
         width: number of characters of the bar itself.
 
-    >>> import io
-    >>> out = io.StringIO()
-    >>> bar = ProgressBar(out, width=10)
-    >>> bar(5, 10, 0.5); bar(10, 10, 0.25)
-    >>> out.getvalue().split("\\r")[-1]
-    '[##########] 10/10  loss 0.25\\n'
+    Examples:
+        >>> import io
+        >>> out = io.StringIO()
+        >>> bar = ProgressBar(out, width=10)
+        >>> bar(5, 10, 0.5); bar(10, 10, 0.25)
+        >>> out.getvalue().split("\\r")[-1]
+        '[##########] 10/10  loss 0.25\\n'
     """
 
     def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
@@ -318,10 +324,11 @@ def train(
     Raises:
         TypeError: if `loss_fn` does not return a `Value`.
 
-    >>> w = Value(0.0, "w")
-    >>> losses = train([w], lambda: (w - 3.0) ** 2, steps=40, learning_rate=0.25, progress=False)
-    >>> losses[0], round(w.data, 6)
-    (9.0, 3.0)
+    Examples:
+        >>> w = Value(0.0, "w")
+        >>> losses = train([w], lambda: (w - 3.0) ** 2, steps=40, learning_rate=0.25, progress=False)
+        >>> losses[0], round(w.data, 6)
+        (9.0, 3.0)
     """
     if progress is None:
         progress = _interactive()

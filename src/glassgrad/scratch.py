@@ -8,11 +8,12 @@ along every saved link.
 `glassgrad` itself is this same engine made fast; both give the same numbers,
 orders and steps.
 
->>> w, x = Value(2.0, "w"), Value(3.0, "x")
->>> m = multiply(w, x, "m")
->>> steps = backward(m)
->>> w.grad, x.grad
-(3.0, 2.0)
+Examples:
+    >>> w, x = Value(2.0, "w"), Value(3.0, "x")
+    >>> m = multiply(w, x, "m")
+    >>> steps = backward(m)
+    >>> w.grad, x.grad
+    (3.0, 2.0)
 """
 
 # The `--8<--` comments mark the parts that chapters 2 and 3 list and run.

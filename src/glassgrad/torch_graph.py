@@ -10,14 +10,15 @@ reached through an ``AccumulateGrad`` node whose ``variable`` is the leaf tensor
 deterministic ids, so a page can draw it, tabulate it and assert on it. It imports torch;
 ``import glassgrad`` never imports this module.
 
->>> import torch
->>> w = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
->>> x = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
->>> graph = walk(w * x, names={"w": w, "x": x})
->>> [(node.id, node.kind, node.label) for node in graph.nodes]
-[('t0', 'AccumulateGrad', 'w'), ('t1', 'AccumulateGrad', 'x'), ('t2', 'MulBackward0', '')]
->>> [(edge.output, edge.parent, edge.slot) for edge in graph.edges]
-[('t2', 't0', 0), ('t2', 't1', 1)]
+Examples:
+    >>> import torch
+    >>> w = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    >>> x = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+    >>> graph = walk(w * x, names={"w": w, "x": x})
+    >>> [(node.id, node.kind, node.label) for node in graph.nodes]
+    [('t0', 'AccumulateGrad', 'w'), ('t1', 'AccumulateGrad', 'x'), ('t2', 'MulBackward0', '')]
+    >>> [(edge.output, edge.parent, edge.slot) for edge in graph.edges]
+    [('t2', 't0', 0), ('t2', 't1', 1)]
 """
 
 from __future__ import annotations

@@ -25,12 +25,13 @@ def as_float(number: object, what: str = "Value") -> float:
     Accepts `int`, `float` and any `numbers.Real` (NumPy scalars, `Fraction`).
     `bool` is refused: `Value(True)` is far more often a bug than a wish for 1.0.
 
-    >>> as_float(3)
-    3.0
-    >>> as_float("3")
-    Traceback (most recent call last):
-    ...
-    TypeError: Value expects a real number (int or float), got str '3'
+    Examples:
+        >>> as_float(3)
+        3.0
+        >>> as_float("3")
+        Traceback (most recent call last):
+        ...
+        TypeError: Value expects a real number (int or float), got str '3'
     """
     if isinstance(number, numbers.Real) and not isinstance(number, bool):
         try:
@@ -88,13 +89,14 @@ class Value:
     Raises:
         TypeError: if `data` is not a real number or a parent is not a `ParentLink`.
 
-    >>> w = Value(2.0, "w"); x = Value(3.0, "x")
-    >>> m = w * x
-    >>> m.backward()
-    >>> w.grad, x.grad
-    (3.0, 2.0)
-    >>> m.parents
-    (ParentLink(value='w', local_grad=3), ParentLink(value='x', local_grad=2))
+    Examples:
+        >>> w = Value(2.0, "w"); x = Value(3.0, "x")
+        >>> m = w * x
+        >>> m.backward()
+        >>> w.grad, x.grad
+        (3.0, 2.0)
+        >>> m.parents
+        (ParentLink(value='w', local_grad=3), ParentLink(value='x', local_grad=2))
     """
 
     # Six slots and no __dict__ (see the module docstring for _u and _du).

@@ -51,8 +51,9 @@ def frames_json(data: Any) -> str:
     ``<``, ``>``, ``&``, U+2028 and U+2029 are written as ``\\u`` escapes, so no label can close
     the script element or open a comment; ``json.loads`` of the result gives `data` back.
 
-    >>> frames_json({"label": "</script><b>&"})
-    '{"label": "\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
+    Examples:
+        >>> frames_json({"label": "</script><b>&"})
+        '{"label": "\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
     """
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
     for character, escaped in _JSON_ESCAPES.items():

@@ -5,13 +5,14 @@ For graphs that are not made of glassgrad `Value`s, such as PyTorch's backward g
 out with Graphviz, escapes every string and returns inline SVG whose colours follow the
 site's palettes (same text classes, fonts and figure wrapper as `draw_graph`).
 
->>> figure = draw_boxes(
-...     [Box("a", (("AccumulateGrad", "label"), ("w = 2", "data"))), Box("b", (("MulBackward0", "label"),))],
-...     [Arrow("a", "b", "0")],
-...     title="toy", id_prefix="toy",
-... )
->>> 'id="toy-box-a"' in str(figure), 'id="toy-arrow-0"' in str(figure)
-(True, True)
+Examples:
+    >>> figure = draw_boxes(
+    ...     [Box("a", (("AccumulateGrad", "label"), ("w = 2", "data"))), Box("b", (("MulBackward0", "label"),))],
+    ...     [Arrow("a", "b", "0")],
+    ...     title="toy", id_prefix="toy",
+    ... )
+    >>> 'id="toy-box-a"' in str(figure), 'id="toy-arrow-0"' in str(figure)
+    (True, True)
 """
 
 from __future__ import annotations

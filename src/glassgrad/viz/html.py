@@ -7,7 +7,6 @@ attribute values alike), so a label such as ``<script>alert(1)</script>`` shows 
 from __future__ import annotations
 
 import html as _html
-import re
 from importlib import resources
 from typing import Any
 
@@ -19,8 +18,9 @@ def escape(text: object) -> str:
     characters (NUL and the rest, but tab and newline), which neither XML nor Graphviz accepts,
     become U+FFFD, the replacement character, so they stay visible.
 
-    >>> escape('<b title="x">&</b>'), escape(chr(0))
-    ('&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;', '\ufffd')
+    Examples:
+        >>> escape('<b title="x">&</b>'), escape(chr(0))
+        ('&lt;b title=&quot;x&quot;&gt;&amp;&lt;/b&gt;', '\ufffd')
     """
     return _html.escape(str(text).translate(_CONTROL), quote=True)
 
@@ -31,8 +31,9 @@ _CONTROL = {code: "\ufffd" for code in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0
 def fmt(number: float) -> str:
     """Format a number as the tutorial prints it: ``:g`` style (2, -18, 0.25, -0.125).
 
-    >>> [fmt(x) for x in (2.0, -18.0, 0.25, -0.125, 1e-7)]
-    ['2', '-18', '0.25', '-0.125', '1e-07']
+    Examples:
+        >>> [fmt(x) for x in (2.0, -18.0, 0.25, -0.125, 1e-7)]
+        ['2', '-18', '0.25', '-0.125', '1e-07']
     """
     return f"{number:g}"
 
@@ -43,9 +44,10 @@ def caption(value: Any, index: int | None = None) -> str:
     Unlabelled leaves are constants (``1`` in ``1 + q``), so their number is the clearest name;
     an unlabelled result is named by its position in the dependency-safe order.
 
-    >>> from glassgrad import Value
-    >>> caption(Value(2.0, "w")), caption(Value(1.0)), caption(Value(4.0, parents=(), op="×"), 2)
-    ('w', '1', 'v2')
+    Examples:
+        >>> from glassgrad import Value
+        >>> caption(Value(2.0, "w")), caption(Value(1.0)), caption(Value(4.0, parents=(), op="×"), 2)
+        ('w', '1', 'v2')
     """
     if value.label:
         return value.label
@@ -105,69 +107,36 @@ def stylesheet() -> HtmlFragment:
     return HtmlFragment(f"<style>\n{stylesheet_text()}</style>")
 
 
+def _math(mrow: str) -> str:
+    return f'<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow>{mrow}</mrow></math>'
+
+
+def _partial(top: str, bottom: str) -> str:
+    return _math(f"<mo>∂</mo>{top}<mo>/</mo><mo>∂</mo>{bottom}")
+
+
+def _g(subscript: str, delta: bool = False) -> str:
+    return _math(('<mi mathvariant="normal">Δ</mi>' if delta else "") + f"<msub><mi>g</mi><mi>{subscript}</mi></msub>")
+
+
 LEGEND_ITEMS = (
-    ("upstream", "upstream", "g_v", "∂L/∂v, already accumulated in `v.grad`"),
-    ("local", "local", None, "∂v/∂u, saved in the `ParentLink` during the forward pass"),
-    ("contribution", "edge contribution", "Δg_u", "upstream × local, added to `u.grad`"),
-    ("grad", "gradient", None, "`.grad` after backward: ∂L/∂node"),
+    ("upstream", f"upstream {_g('v')}", f"{_partial('<mi>L</mi>', '<mi>v</mi>')}, already accumulated in <code>v.grad</code>"),
+    ("local", "local", f"{_partial('<mi>v</mi>', '<mi>u</mi>')}, saved in the <code>ParentLink</code> during the forward pass"),
+    ("contribution", f"edge contribution {_g('u', delta=True)}", "upstream × local, added to <code>u.grad</code>"),
+    ("grad", "gradient", "<code>.grad</code> after backward: " + _partial("<mi>L</mi>", '<mi mathvariant="normal">node</mi>')),
 )
-"""(CSS role, name, symbol or None, meaning) of each colour in `legend`, in display order.
-
-The symbol is the prose's notation (``g_v``, ``Δg_u``: an optional ``Δ``, ``g``, an underscore and
-the subscript); in the meaning, `` `code` `` spans are code and ``∂a/∂b`` is a partial derivative.
-Both are drawn as MathML, like every formula on the site.
-"""
-
-_MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">{}</math>'
-_PARTIAL = re.compile(r"∂(\w+)/∂(\w+)")
-_CODE = re.compile(r"`([^`]+)`")
-
-
-def _symbol_mathml(symbol: str) -> str:
-    """``Δg_u`` as MathML: the same upright Δ and italic subscripted g as the prose's formulas."""
-    has_delta = symbol.startswith("Δ")
-    base, _, subscript = symbol.removeprefix("Δ").partition("_")
-    mrow = '<mi mathvariant="normal">Δ</mi>' if has_delta else ""
-    mrow += f"<msub><mi>{escape(base)}</mi><mi>{escape(subscript)}</mi></msub>" if subscript else f"<mi>{escape(base)}</mi>"
-    return _MATH.format(f"<mrow>{mrow}</mrow>")
-
-
-def _identifier(name: str) -> str:
-    """A MathML identifier: one letter is a math variable (italic), a word stays upright."""
-    return f"<mi>{escape(name)}</mi>" if len(name) == 1 else f'<mi mathvariant="normal">{escape(name)}</mi>'
-
-
-def _meaning_html(meaning: str) -> str:
-    """A legend meaning as HTML: `` `code` `` becomes ``<code>``, ``∂a/∂b`` MathML; the rest is escaped."""
-    parts = []
-    for k, chunk in enumerate(_CODE.split(meaning)):
-        if k % 2:
-            parts.append(f"<code>{escape(chunk)}</code>")
-            continue
-        for j, piece in enumerate(_PARTIAL.split(chunk)):
-            if j % 3 == 0:
-                parts.append(escape(piece))
-            elif j % 3 == 1:
-                top = piece
-            else:
-                parts.append(_MATH.format(f"<mrow><mo>∂</mo>{_identifier(top)}<mo>/</mo><mo>∂</mo>{_identifier(piece)}</mrow>"))
-    return "".join(parts)
+"""(CSS role, name, meaning) of each colour in `legend`, as markup; symbols are MathML like the prose's formulas."""
 
 
 def legend() -> HtmlFragment:
     """The colour legend used by every figure and trace: upstream, local, edge contribution, gradient.
 
     Each role is a CSS class ``gg-{role}`` (``gg-upstream``, ``gg-local``, ``gg-contribution``
-    (orange), ``gg-grad`` (teal)) whose colour follows the light and dark palettes. Symbols and
-    derivatives are MathML, as in the site's prose.
+    (orange), ``gg-grad`` (teal)) whose colour follows the light and dark palettes.
     """
-    items = []
-    for role, name, symbol, meaning in LEGEND_ITEMS:
-        symbol_html = f" {_symbol_mathml(symbol)}" if symbol else ""
-        items.append(
-            f'<li class="gg-legend-item" data-gg-role="{escape(role)}">'
-            f'<span class="gg-swatch gg-swatch-{escape(role)}" aria-hidden="true"></span>'
-            f'<strong class="gg-{escape(role)}">{escape(name)}{symbol_html}</strong> '
-            f'<span class="gg-legend-note">{_meaning_html(meaning)}</span></li>'
-        )
-    return HtmlFragment(f'<ul class="gg gg-legend" aria-label="Colour legend">{"".join(items)}</ul>')
+    items = "".join(
+        f'<li class="gg-legend-item" data-gg-role="{role}"><span class="gg-swatch gg-swatch-{role}" aria-hidden="true"></span>'
+        f'<strong class="gg-{role}">{name}</strong> <span class="gg-legend-note">{meaning}</span></li>'
+        for role, name, meaning in LEGEND_ITEMS
+    )
+    return HtmlFragment(f'<ul class="gg gg-legend" aria-label="Colour legend">{items}</ul>')

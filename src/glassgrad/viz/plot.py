@@ -6,9 +6,10 @@ Each figure is built twice over: `line_figure` and `boundary_figure` return the 
 metadata), its text stays text, and its colours are CSS custom properties with a light and a
 dark value, so one figure follows the site's palette switch (and Jupyter's dark theme).
 
->>> figure = line_figure({"x²": [(0, 0), (1, 1), (2, 4)]}, x_label="x", y_label="x²")
->>> figure.axes[0].lines[0].get_ydata().tolist()
-[0.0, 1.0, 4.0]
+Examples:
+    >>> figure = line_figure({"x²": [(0, 0), (1, 1), (2, 4)]}, x_label="x", y_label="x²")
+    >>> figure.axes[0].lines[0].get_ydata().tolist()
+    [0.0, 1.0, 4.0]
 """
 
 from __future__ import annotations
@@ -179,8 +180,9 @@ def line_plot(series: Mapping[str, Iterable[tuple[float, float]]] | Iterable[Ser
             `y_range`, `x_ticks`, `markers` (`Marker`s to ring and label) and `note` (a sentence
             under the plot).
 
-    >>> "<svg" in str(line_plot({"a": [(1, 1), (2, 4)]}, x_label="x", y_label="y"))
-    True
+    Examples:
+        >>> "<svg" in str(line_plot({"a": [(1, 1), (2, 4)]}, x_label="x", y_label="y"))
+        True
     """
     return to_html(line_figure(series, **options))
 
@@ -259,9 +261,10 @@ def decision_boundary(
         labels: one label per point, -1 or +1 (as `glassgrad.data.make_moons` gives).
         **options: `resolution` (grid points per axis), `class_names` and `title`.
 
-    >>> html = str(decision_boundary(lambda a, b: a - b, [(0.0, 1.0), (1.0, 0.0)], [-1, 1], resolution=8))
-    >>> "0 of 2 points misclassified" in html
-    True
+    Examples:
+        >>> html = str(decision_boundary(lambda a, b: a - b, [(0.0, 1.0), (1.0, 0.0)], [-1, 1], resolution=8))
+        >>> "0 of 2 points misclassified" in html
+        True
     """
     return to_html(boundary_figure(score, points, labels, **options))
 
