@@ -1,15 +1,11 @@
 """MkDocs hook: the tutorial notebook, generated from the chapter pages before each build.
 
-Every ``docs/chapters/*.md`` page, in order, becomes part of ``notebook/tutorial.ipynb``: its prose
-becomes Markdown cells and each executed Python block (markdown-exec's ``exec="1"``) a code cell,
-with its ``--8<--`` includes expanded by pymdownx.snippets as mkdocs.yml configures it. The
-notebook has no code of its own, so editing a chapter edits the notebook. mkdocs-jupyter executes
-it (``execute: true``) and caches the page keyed on the notebook's bytes, which carry a digest of
-the glassgrad sources the notebook imports.
-
-On the rendered page the hook adds the download link, turns the notebook's TeX into the arithmatex
-markup that ``docs/hooks/mathml.py`` renders as MathML, and removes nbconvert's MathJax and Mermaid
-loaders (scripts from a CDN, which the page does not need).
+Each ``docs/chapters/*.md`` page, in order, becomes Markdown cells (its prose) and code cells (its
+executed Python blocks, ``--8<--`` includes expanded as mkdocs.yml configures pymdownx.snippets), so the
+notebook has no code of its own. mkdocs-jupyter runs it and caches the page by the notebook's bytes,
+which carry a digest of the glassgrad sources it imports. On the page, the hook adds the download link,
+hands the notebook's TeX to ``docs/hooks/mathml.py`` and drops nbconvert's MathJax and Mermaid loaders
+(CDN scripts the page does not need).
 """
 
 from __future__ import annotations
@@ -19,7 +15,6 @@ import hashlib
 import html
 import importlib.util
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urljoin
@@ -29,11 +24,8 @@ import nbformat
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-CHAPTERS = "chapters/*.md"
-"""The pages the notebook is made of, relative to `docs/`, in file-name order."""
-
-NOTEBOOK = "notebook/tutorial.ipynb"
-"""Where the generated notebook sits in the site (the page is `notebook/tutorial/`)."""
+CHAPTERS = "chapters/*.md"  # the pages the notebook is made of, in file-name order
+NOTEBOOK = "notebook/tutorial.ipynb"  # its place in the site; it is written under .cache/
 
 INTRODUCTION = """\
 # glassgrad: the whole tutorial in one notebook
@@ -74,9 +66,6 @@ MARKDOWN_CELL = re.compile(r'(<div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]
 DISPLAY_PARAGRAPH = re.compile(r"<p>\s*\$\$(?P<tex>.+?)\$\$\s*</p>", re.DOTALL)
 INLINE = re.compile(r"(?<![\\$])\$(?P<tex>[^$<>]+?)\$")
 HTML_CODE = re.compile(r"(<code\b.*?</code>)", re.DOTALL)
-
-
-# ---- chapters to cells ------------------------------------------------------------------------------
 
 
 def fence_options(text: str) -> dict[str, str]:
@@ -218,29 +207,19 @@ def tutorial_notebook(pages: list[tuple[str, str]], expand: Callable[[str], str]
 
 # ---- the hook ---------------------------------------------------------------------------------------------
 
-_workspace: tempfile.TemporaryDirectory[str] | None = None
-
-
-def _folder() -> Path:
-    """A private temporary folder for the generated notebook, kept across `mkdocs serve` rebuilds."""
-    global _workspace
-    if _workspace is None:
-        _workspace = tempfile.TemporaryDirectory(prefix="glassgrad-notebook-")
-    return Path(_workspace.name)
-
-
 @event_priority(50)  # before mkdocs-jupyter's on_files (priority 0), which must already see the .ipynb
 def on_files(files: Any, config: Any) -> Any:
     """Generate the notebook from the chapter pages and add it to the site's files."""
     docs = Path(config.docs_dir)
     pages = [(path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(docs.glob(CHAPTERS))]
     notebook = tutorial_notebook(pages, snippet_expander(config), site_url=config.site_url or "/")
-    path = _folder() / NOTEBOOK
+    folder = Path(config.config_file_path).parent / ".cache" / "notebook"
+    path = folder / NOTEBOOK
     text = nbformat.writes(notebook) + "\n"
     if not path.is_file() or path.read_text(encoding="utf-8") != text:  # unchanged: same mtime, so `--dirty` skips the page
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    files.append(File(NOTEBOOK, src_dir=str(_folder()), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
+    files.append(File(NOTEBOOK, src_dir=str(folder), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
     return files
 
 
@@ -271,10 +250,3 @@ def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     """Post-process the notebook page only."""
     return notebook_page_html(content) if page.file.src_uri == NOTEBOOK else content
 
-
-def on_shutdown() -> None:
-    """Remove the temporary folder."""
-    global _workspace
-    if _workspace is not None:
-        _workspace.cleanup()
-        _workspace = None
