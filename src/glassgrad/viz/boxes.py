@@ -1,9 +1,7 @@
 """`draw_boxes`: any small directed graph given as boxes and arrows, in `draw_graph`'s style.
 
-For graphs that are not made of glassgrad `Value`s, such as PyTorch's backward graph read by
-`glassgrad.torch_graph.walk`. The caller says what each box shows; this module only lays it
-out with Graphviz, escapes every string and returns inline SVG whose colours follow the
-site's palettes (same text classes, fonts and figure wrapper as `draw_graph`).
+For graphs not made of glassgrad `Value`s, such as PyTorch's backward graph (`glassgrad.torch_graph.walk`):
+the caller says what each box shows; this module lays it out, escaping every string.
 
 Examples:
     >>> figure = draw_boxes(
@@ -20,8 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-
-from glassgrad.viz.graph import FONT, TEXT_CLASSES, figure_html, render_svg, svg_cleanup
+from glassgrad.viz.graph import TEXT_CLASSES, digraph, figure_html, render_svg, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, escape
 
 _COLOURS = {css.removeprefix("gg-t-"): colour for colour, css in TEXT_CLASSES.items()}
@@ -76,22 +73,19 @@ def draw_boxes(
 ) -> HtmlFragment:
     """Draw `boxes` joined by `arrows` as an inline SVG figure, deterministic for the same input.
 
-    Element ids: ``{id_prefix}-box-{box.id}`` for a box and ``{id_prefix}-arrow-{i}`` for the
-    i-th arrow; the ``<g>`` of each carries ``data-gg-id`` (box) or ``data-gg-source`` /
-    ``data-gg-target`` (arrow).
+    Element ids: ``{id_prefix}-box-{box.id}`` and ``{id_prefix}-arrow-{i}``, whose ``<g>`` carries
+    ``data-gg-id`` or ``data-gg-source`` / ``data-gg-target``.
 
     Args:
         boxes: the nodes, in the order Graphviz should place them when it has a choice.
         arrows: the edges; each end must name a box.
-        title: the SVG's accessible title (escaped).
+        title: the SVG's accessible title.
         id_prefix: prefix of every element id (a letter, then letters, digits, ``_`` or ``-``).
         caption_text: an optional ``<figcaption>``.
         rankdir: Graphviz layout direction (``"LR"`` left to right, ``"TB"`` top to bottom).
-        arrowheads_back: draw each arrowhead at its source end instead: the layout still runs
-            source → target, but the arrow reads target → source (for pointers that run against
-            the forward direction, such as ``next_functions``).
-        min_width: the narrowest the drawing may be scaled to, in CSS pixels (narrower screens
-            scroll sideways). Default: 80 % of the natural width.
+        arrowheads_back: draw each arrowhead at its source end: laid out source → target, the arrow
+            reads target → source (for pointers against the forward direction, like ``next_functions``).
+        min_width: the narrowest the drawing is scaled to, in CSS pixels. Default: 80 % of its natural width.
 
     Raises:
         ValueError: for a malformed id or prefix, an arrow naming an unknown box, or an unknown role.
@@ -106,13 +100,7 @@ def draw_boxes(
     if rankdir not in ("LR", "TB", "RL", "BT"):
         raise ValueError(f"rankdir must be LR, TB, RL or BT, got {rankdir!r:.20}")
 
-    import graphviz  # here, not at the top: the plots and cards need neither graphviz nor dot
-
-    dot = graphviz.Digraph(
-        graph_attr={"rankdir": rankdir, "bgcolor": "transparent", "nodesep": "0.25", "ranksep": "0.35", "pad": "0.08"},
-        node_attr={"fontname": FONT, "fontsize": "12", "color": "#94a3b8", "penwidth": "1.2"},
-        edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
-    )
+    dot = digraph(rankdir=rankdir, ranksep="0.35")
     element_attrs: dict[str, dict[str, object]] = {}
     for box in boxes:
         box_id = f"{id_prefix}-box-{box.id}"

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-
 from glassgrad.viz.graph import (
-    FONT, TEXT_CLASSES, Value, check_prefix, chips, figure_html, fingerprint, names, render_svg, svg_cleanup, walk,
+    TEXT_CLASSES, Value, check_prefix, chips, digraph, figure_html, fingerprint, names, render_svg, svg_cleanup, walk,
 )
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
@@ -41,13 +40,8 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
         shown.setdefault(other.value, caption(other.value) if other.value.label else f"u{j}")
     v_name, u_name = shown[output], shown[link.value]
 
-    import graphviz  # here, not at the top: the plots and cards need neither graphviz nor dot
-
-    dot = graphviz.Digraph(
-        graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.35", "ranksep": "1.1", "pad": "0.08"},
-        node_attr={"fontname": FONT, "fontsize": "12", "shape": "plain"},
-        edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
-    )
+    dot = digraph(nodesep="0.35", ranksep="1.1")
+    dot.node_attr["shape"] = "plain"
     link_rows = "".join(
         f'<TR><TD PORT="link{j}" ALIGN="LEFT" BORDER="{2 if j == k else 1}" COLOR="{_LOCAL if j == k else _DIM}">'
         f'<FONT COLOR="{_INK}">.parents[{j}]: ParentLink</FONT><BR ALIGN="LEFT"/>'

@@ -12,12 +12,9 @@ figure's prefix ``p`` and ``i`` the position of a value in ``walk(root)``:
 | ``p-edge-i-k`` | edge from ``node_i.parents[k].value`` into ``p-op-i``, labelled with its local grad |
 | ``p-out-i`` | edge from ``p-op-i`` to ``p-node-i`` |
 
-Each of these ``<g>`` elements carries ``data-gg-*`` attributes: ``data-gg-index`` (i),
-``data-gg-label``; edges also ``data-gg-output`` (i), ``data-gg-parent`` (the parent's
-index), ``data-gg-link`` (k) and ``data-gg-local`` (the exact local grad, ``repr`` of the
-float). Inside a value box, the texts have classes ``gg-t-label``, ``gg-t-data`` and
-``gg-t-grad``; edge labels ``gg-t-local``. Colours come from CSS classes and variables,
-so the SVG follows the site's light and dark palettes.
+Each ``<g>`` carries ``data-gg-*`` attributes (``index``, ``label``; on edges ``output``, ``parent``,
+``link`` and ``local``, the exact local grad). Texts have the classes ``gg-t-label``, ``gg-t-data``,
+``gg-t-grad`` and ``gg-t-local``; colours are CSS variables, so the SVG follows the light and dark palettes.
 """
 
 from __future__ import annotations
@@ -25,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import re
 from typing import Any, Sequence
-
 
 from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
@@ -142,11 +138,19 @@ SHAPE_ROLES = {
     "#94a3b8": "edge",
 }
 
-DEFAULT_MIN_WIDTH = 640
-"""Default narrowest width of a graph, in CSS pixels: it fits a desktop column; a phone scrolls sideways."""
+DEFAULT_MIN_WIDTH = 640  # CSS pixels: a graph fits a desktop column; a phone scrolls sideways
+HIDDEN = "—"  # a value box's grad when ``show_grad=False``
 
-HIDDEN = "—"
-"""What a value box shows in place of its grad when ``show_grad=False``."""
+
+def digraph(**graph_attr: str) -> Any:
+    """A Graphviz digraph in the figures' style (imported here: the plots and cards need no Graphviz)."""
+    import graphviz
+
+    return graphviz.Digraph(
+        graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.25", "ranksep": "0.3", "pad": "0.08", **graph_attr},
+        node_attr={"fontname": FONT, "fontsize": "12", "color": "#94a3b8", "penwidth": "1.2"},
+        edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
+    )
 
 
 def check_prefix(prefix: str) -> str:
@@ -163,14 +167,10 @@ def fingerprint(kind: str, parts: Sequence[str]) -> str:
 
 
 class GraphIds:
-    """The id of every element of one graph figure (see the module docstring for the scheme).
-
-    Args:
-        root: the output whose graph the figure draws.
-        prefix: the id prefix (a letter, then letters, digits, ``_``, ``-``).
+    """The id of every element of the figure of `root`'s graph with id prefix `prefix` (see the module docstring).
 
     Raises:
-        ValueError: if `prefix` is not a safe id prefix.
+        ValueError: if `prefix` is not a letter followed by letters, digits, ``_`` or ``-``.
     """
 
     __slots__ = ("prefix", "order", "_index")
@@ -209,12 +209,7 @@ def graph_ids(root: Value, prefix: str) -> GraphIds:
 
 
 class GraphFigure(HtmlFragment):
-    """The fragment returned by `draw_graph`: the markup plus ``ids``, the `GraphIds` of its elements.
-
-    Args:
-        html: the figure's markup.
-        ids: the id mapping used in that markup.
-    """
+    """The fragment `draw_graph` returns: the markup `html` plus `ids`, the `GraphIds` of its elements."""
 
     __slots__ = ("ids",)
 
@@ -239,16 +234,11 @@ def graph_fingerprint(order: Sequence[Value], show_grad: bool, head: str, kind: 
     return fingerprint(kind, parts)
 
 
-MAX_VALUES = 1000
-"""`draw_graph` refuses larger graphs unless given a larger `max_values`: Graphviz's layout time grows
-faster than the graph (about 1 s for 500 values, 4 s for 1,000 and 20 s for 2,000 on two cores)."""
-
-LABEL_LIMIT = 40
-"""Labels longer than this are cut, with "…", in the drawing; the whole label is the box's tooltip."""
+MAX_VALUES = 1000  # Graphviz's layout time grows faster than the graph: 1 s for 500 values, 20 s for 2,000
+LABEL_LIMIT = 40  # longer labels are cut with "…" (Graphviz refuses very long ones); the tooltip has them whole
 
 
 def _short(text: str) -> str:
-    """`text` cut to `LABEL_LIMIT` characters, ending in "…" when cut (Graphviz refuses very long labels)."""
     return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
 
 
@@ -281,13 +271,11 @@ def _data_attrs(attrs: dict[str, object]) -> str:
 def svg_cleanup(
     svg: str, element_attrs: dict[str, dict[str, object]], title: str, prefix: str
 ) -> tuple[str, float]:
-    """Make Graphviz's SVG inline-ready; return it and its natural width in CSS pixels.
+    """Graphviz's SVG made inline-ready, and its natural width in CSS pixels.
 
-    Drops the XML prolog, doctype, comments and Graphviz's internal ``<title>``s, replaces the
-    absolute width/height by a viewBox-only size, renames Graphviz's ``graph0`` group to
-    ``{prefix}-graph`` (ids stay unique on a page with several figures), turns known text
-    colours into classes and adds ``data-gg-*`` attributes to the ``<g>`` elements named in
-    `element_attrs`.
+    Drops the prolog, comments and Graphviz's ``<title>``s, sizes by viewBox only, renames ``graph0`` to
+    ``{prefix}-graph`` (unique on a page), turns the known colours into classes and adds ``data-gg-*``
+    attributes to the ``<g>`` elements named in `element_attrs`.
     """
     svg = svg[svg.index("<svg") :]
     svg = re.sub(r"<!--.*?-->\n?", "", svg, flags=re.S)
@@ -348,22 +336,18 @@ def draw_graph(
 ) -> GraphFigure:
     """Draw the graph that produced `root`, left to right, as inline SVG in a sideways-scrolling box.
 
-    Value boxes show name, data and grad (grad in the legend's teal, or "—" when
-    ``show_grad=False``); each operation is a circle with its symbol; each parent → operation
-    edge is labelled with its saved local derivative (``∂m/∂w = 3``).
+    Value boxes show name, data and grad (or "—"); each operation is a circle with its symbol; each
+    parent → operation edge is labelled with its saved local derivative (``∂m/∂w = 3``).
 
     Args:
         root: the output whose ancestors are drawn (usually the loss).
         show_grad: show each ``.grad``; ``False`` draws "—" (the graph before backward).
-        min_width: the narrowest the drawing may be scaled to, in CSS pixels (on narrower
-            screens the box scrolls sideways). Default: the natural width, at most
-            `DEFAULT_MIN_WIDTH` (640).
-        id_prefix: force the id prefix (a letter then letters, digits, ``_``, ``-``).
-            Default: derived from everything drawn, so the same graph gives the same bytes
-            in every build and different graphs on one page get different ids. Draw one
-            unchanged graph twice on a page only with distinct prefixes.
+        min_width: the narrowest the drawing is scaled to, in CSS pixels (narrower screens scroll
+            sideways). Default: the natural width, at most `DEFAULT_MIN_WIDTH`.
+        id_prefix: the id prefix. Default: derived from everything drawn, so a graph gives the same
+            bytes in every build and different graphs on a page get different ids.
         caption_text: an optional ``<figcaption>``.
-        max_values: the most values it draws (default `MAX_VALUES`).
+        max_values: the most values it draws.
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
@@ -382,13 +366,7 @@ def draw_graph(
     ids = GraphIds(root, prefix)
     index = ids._index
 
-    import graphviz  # here, not at the top: the plots and cards need neither graphviz nor dot
-
-    dot = graphviz.Digraph(
-        graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.25", "ranksep": "0.3", "pad": "0.08"},
-        node_attr={"fontname": FONT, "fontsize": "12", "color": "#94a3b8", "penwidth": "1.2"},
-        edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
-    )
+    dot = digraph()
     element_attrs: dict[str, dict[str, object]] = {}
     for i, node in enumerate(order):
         role = "gg-value" + (" gg-leaf" if not node.parents else "") + (" gg-root" if node is root else "")
