@@ -23,13 +23,11 @@ SITE_FOLDER = "assets/glassgrad"
 PLAYGROUND_FOLDER = "assets/playground"
 PLAYGROUND_SCRIPT = "javascripts/playground.js"
 PLAYGROUND_PAGE = "playground.md"
-NPM_CACHE = ".cache/npm"
-"""Where scripts/setup.sh unpacks the npm packages (one folder per package, holding `package/`)."""
-NPM_FILES = {
+NPM_CACHE = ".cache/npm"  # where scripts/setup.sh unpacks each npm package (a folder holding `package/`)
+NPM_FILES = {  # the files the playground loads; the rest of each package is never published
     "pyodide": ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"],
     "viz": ["dist/viz.js"],
 }
-"""The files of each npm package the playground loads (the rest of each package is never published)."""
 RUNNER = "docs/snippets/playground/runner.py"
 
 log = logging.getLogger("mkdocs.hooks.package_assets")
@@ -43,19 +41,10 @@ def _package_folder(name: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def _viz_folder() -> Path | None:
-    """Folder of the `glassgrad.viz` package that the build imports."""
-    package = _package_folder("glassgrad")
-    folder = package / "viz" if package else None
-    return folder if folder is not None and folder.is_dir() else None
-
-
 def _package_assets() -> list[Path]:
-    """The package's stylesheets and scripts, sorted so the page's link order is stable."""
-    folder = _viz_folder()
-    if folder is None:
-        return []
-    return sorted([*folder.glob("*.css"), *folder.glob("*.js")])
+    """The stylesheets and scripts of the `glassgrad.viz` the build imports, sorted for a stable link order."""
+    package = _package_folder("glassgrad")
+    return sorted([*package.glob("viz/*.css"), *package.glob("viz/*.js")]) if package else []
 
 
 def _playground_bundle(config_dir: Path) -> bytes:

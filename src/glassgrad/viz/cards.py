@@ -25,20 +25,15 @@ def show_backward_steps(
 ) -> HtmlFragment:
     """The backward trace: the seed line, then one card per reverse edge, in processing order.
 
-    Card n reads ``n. output → parent``, then ``g_out × ∂out/∂parent = Δg_parent`` with each
-    factor in its legend colour (upstream, local, contribution), then
-    ``parent.grad: before → after`` (after in the gradient's teal).
+    Card n reads ``n. output → parent``, then ``g_out × ∂out/∂parent = Δg_parent`` in the legend's
+    colours, then ``parent.grad: before → after``. It carries ``data-gg-step`` (n), ``data-gg-output``
+    and ``data-gg-parent`` (display names).
 
     Args:
         steps: the log returned by `backward(root)` (glassgrad or chapter 2's engine).
-        highlight_outputs: display names of outputs whose cards are highlighted (class
-            ``gg-highlight``), for example the sigmoid's nodes ``{"s"}``.
-        graph: the `draw_graph` figure of the same graph; each card then carries
-            ``data-gg-edge`` (the edge id), ``data-gg-output-node``, ``data-gg-parent-node``
-            and ``data-gg-op`` (element ids in that figure) for linked highlights.
-
-    Every card also has ``data-gg-step`` (its 1-based number), ``data-gg-output`` and
-    ``data-gg-parent`` (display names).
+        highlight_outputs: display names of outputs whose cards are highlighted (``gg-highlight``).
+        graph: the `draw_graph` figure of the same graph: each card then names its elements
+            (``data-gg-edge``, ``data-gg-op``, ``data-gg-output-node``, ``data-gg-parent-node``).
     """
     steps = list(steps)
     if not steps:
@@ -86,11 +81,9 @@ def show_backward_steps(
 def show_complete_state(root: Value) -> HtmlFragment:
     """One card per Value reachable from `root`, in dependency-first order, with every stored field.
 
-    A card lists ``.label``, ``.data``, ``.grad`` (with its meaning ``= ∂L/∂x``), ``.op`` and
-    the number of saved links, then each ``.parents[k]`` ParentLink: ``.value`` (the
-    operand's name) and ``.local_grad`` (with its meaning ``= ∂m/∂w``). Leaves are marked
-    "input / leaf" and "no direct operands". The edge contribution is not a field anywhere:
-    it exists only during backward (and in the optional trace).
+    ``.label``, ``.data``, ``.grad`` (``= ∂L/∂x``), ``.op``, the number of saved links, then each
+    ``.parents[k]``: ``.value`` and ``.local_grad`` (``= ∂m/∂w``). No field holds an edge contribution:
+    it exists only during backward.
     """
     order = walk(root)
     shown = names(root)

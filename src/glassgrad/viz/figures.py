@@ -15,17 +15,14 @@ _GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
 def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None) -> HtmlFragment:
     """How one operation is stored: output v, its ``ParentLink``s, and the parents they point back to.
 
-    For ``m = w × x`` and ``k = 0``: v = m, u = w, and the highlighted link holds
-    ``.value`` (a pointer to w) and ``.local_grad`` (∂m/∂w = x = 3). Below the drawing, the
-    backward update at that link is written out from the live numbers: upstream
-    ``m.grad`` × local = edge contribution, added to ``w.grad``. The parents keep no list of
-    their children: the only stored pointers run from the output back to its operands.
+    For ``m = w × x`` and ``k = 0``, the highlighted link holds ``.value`` (w) and ``.local_grad``
+    (∂m/∂w = 3); under the drawing, the backward update at that link is written out from the live numbers.
 
     Args:
         output: the value v whose link is shown (it must have parents).
         k: which link of ``output.parents`` plays the part of u.
         id_prefix: prefix of the element ids (``{p}-v``, ``{p}-u-{j}``, ``{p}-link-{j}``,
-            ``{p}-forward-{j}``). Default: derived from everything shown (deterministic).
+            ``{p}-forward-{j}``). Default: derived from everything shown.
     """
     if not output.parents:
         raise ValueError(f"{caption(output)} has no parent links to show")

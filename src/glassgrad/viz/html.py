@@ -79,12 +79,6 @@ class HtmlFragment:
         """The markup, for template engines that honour the ``__html__`` protocol (Jinja, MarkupSafe)."""
         return self.html
 
-    def __add__(self, other: HtmlFragment) -> HtmlFragment:
-        """Concatenate two fragments (for example ``stylesheet() + draw_graph(L)``)."""
-        if not isinstance(other, HtmlFragment):
-            return NotImplemented
-        return HtmlFragment(self.html + other.html)
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, HtmlFragment):
             return self.html == other.html

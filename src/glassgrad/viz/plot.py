@@ -1,10 +1,8 @@
 """Line plots and a classifier's decision regions, drawn by matplotlib and inlined as SVG.
 
-Each figure is built twice over: `line_figure` and `boundary_figure` return the matplotlib
-`Figure` (what tests inspect), and `line_plot` and `decision_boundary` turn it into an
-`HtmlFragment` holding the SVG. The SVG is reproducible (fixed hash salt, no date, no
-metadata), its text stays text, and its colours are CSS custom properties with a light and a
-dark value, so one figure follows the site's palette switch (and Jupyter's dark theme).
+`line_figure` and `boundary_figure` return the matplotlib `Figure`; `line_plot` and `decision_boundary`
+turn it into an `HtmlFragment`. The SVG is reproducible (fixed hash salt, no date), its text stays text,
+and its colours are CSS custom properties with a light and a dark value, so it follows the palette switch.
 
 Examples:
     >>> figure = line_figure({"x²": [(0, 0), (1, 1), (2, 4)]}, x_label="x", y_label="x²")
@@ -26,7 +24,7 @@ from glassgrad.viz.html import HtmlFragment, escape
 
 __all__ = ["Marker", "Series", "boundary_figure", "decision_boundary", "line_figure", "line_plot", "to_html"]
 
-SERIES_COLOURS: tuple[tuple[str, str], ...] = (
+SERIES_COLOURS: tuple[tuple[str, str], ...] = (  # (light, dark): Okabe-Ito hues, lightened for the dark palette
     ("#0072b2", "#6cb8ec"),
     ("#d55e00", "#ff9a5c"),
     ("#009e73", "#41d3a5"),
@@ -34,7 +32,6 @@ SERIES_COLOURS: tuple[tuple[str, str], ...] = (
     ("#8a6d00", "#f0c45a"),
     ("#5d5d5d", "#c8c8c8"),
 )
-"""(light, dark) colour of each series: Okabe-Ito hues, lightened for the dark palette."""
 
 _INK, _GRID = "#010203", "#b1b2b3"  # drawn with these, then swapped for the page's colours
 # Inline, so that a theme's rules for figures (centred, shrink-wrapped, italic captions) never apply.
@@ -52,11 +49,8 @@ _STYLE = (
 
 @dataclass(frozen=True)
 class Series:
-    """One named line: `points` are (x, y) pairs; nan leaves a gap.
-
-    `dashed` draws it dashed, `markers` adds a dot per point, `line=False` keeps only the dots,
-    and `nan_marks` puts a × at the top edge wherever y is nan.
-    """
+    """One named line of (x, y) `points` (nan leaves a gap): `dashed`, with `markers` (a dot per point),
+    only dots (`line=False`), and with `nan_marks` (a × at the top edge wherever y is nan)."""
 
     name: str
     points: Sequence[tuple[float, float]]
@@ -76,13 +70,12 @@ class Marker:
     place: str = "above"
 
 
-STYLE = {
+STYLE = {  # for every figure: reproducible SVG ids, text kept as text, the site's look
     "svg.hashsalt": "glassgrad", "svg.fonttype": "none", "font.size": 10,
     "text.color": _INK, "axes.edgecolor": _INK, "axes.labelcolor": _INK, "xtick.color": _INK,
     "ytick.color": _INK, "grid.color": _GRID, "legend.frameon": False, "axes.spines.top": False,
     "axes.spines.right": False,
 }
-"""matplotlib settings for every figure: reproducible SVG ids, text kept as text, the site's look."""
 
 
 def _styled(function):
@@ -152,20 +145,10 @@ def line_figure(
         axes.plot([marker.x], [marker.y], marker="o", markersize=11, markerfacecolor="none", color=_INK)
         axes.annotate(marker.label, (marker.x, marker.y), textcoords="offset points",
                       xytext=(0, -16 if marker.place == "below" else 10), ha="center")
-    if log_x:
-        axes.set_xscale("log")
-    if log_y:
-        axes.set_yscale("log")
-    if x_range is not None:
-        axes.set_xlim(*x_range)
-    if y_range is not None:
-        axes.set_ylim(*y_range)
+    axes.set(xscale="log" if log_x else "linear", yscale="log" if log_y else "linear", xlim=x_range, ylim=y_range,
+             xlabel=x_label, ylabel=y_label, title=title or "")
     if x_ticks is not None:
         axes.set_xticks(list(x_ticks))
-    axes.set_xlabel(x_label)
-    axes.set_ylabel(y_label)
-    if title:
-        axes.set_title(title)
     axes.legend(loc="best", fontsize=9)
     figure.glassgrad_note = note
     return figure
@@ -224,21 +207,15 @@ def boundary_figure(
         low, high = min(finite) - 1.0, max(finite) + 1.0
         axes.contourf(grid_x, grid_y, scores, levels=[low, 0, high], colors=[negative, positive], alpha=0.18)
         axes.contour(grid_x, grid_y, scores, levels=[0], colors=[_INK], linewidths=1.2)
-    misclassified = []
     for slot, (label, name, marker) in enumerate(((-1, class_names[0], "o"), (1, class_names[1], "s"))):
         chosen = [p for p, lab in zip(points, labels) if lab == label]
         axes.plot([p[0] for p in chosen], [p[1] for p in chosen], linestyle="none", marker=marker,
                   markersize=5, color=SERIES_COLOURS[slot][0], label=name)
-    for point, label in zip(points, labels):
-        if not score(*point) * label > 0:
-            misclassified.append(point)
+    misclassified = [point for point, label in zip(points, labels) if not score(*point) * label > 0]
     if misclassified:
         axes.plot([p[0] for p in misclassified], [p[1] for p in misclassified], linestyle="none", marker="o",
                   markersize=11, markerfacecolor="none", color=_INK, label="misclassified")
-    axes.set_xlabel("x₁")
-    axes.set_ylabel("x₂")
-    if title:
-        axes.set_title(title)
+    axes.set(xlabel="x₁", ylabel="x₂", title=title or "")
     axes.legend(loc="best", fontsize=9)
     figure.glassgrad_misclassified = misclassified
     figure.glassgrad_note = f"{len(misclassified)} of {len(points)} points misclassified (ringed)."
