@@ -21,7 +21,7 @@ build: setup  ## build the site into site/ (strict: any warning or failing block
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 
 test: setup  ## run every test: engine, site, notebook, browser
-	@bash scripts/test.sh
+	$(PY) -m pytest
 
 bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process)
 	$(PY) scripts/bench.py

@@ -68,7 +68,7 @@ def test_every_renderer_returns_a_fragment_whose_repr_html_is_its_str(linear):
         show_backward_steps(steps, graph=figure),
         show_complete_state(nodes["L"]),
         show_parent_link(nodes["m"]),
-        show_dependency_order(nodes["L"]),
+        show_dependency_order(nodes["L"], dependency_safe_order(nodes["L"])),
         show_order_walk(nodes["m"]),
         legend(),
         stylesheet(),

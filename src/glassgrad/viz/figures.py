@@ -118,37 +118,23 @@ def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple
     return violations
 
 
-def show_dependency_order(root: Value, wrong_order: Sequence[Value] | None = None) -> HtmlFragment:
-    """The dependency-first order, its reverse (backward's processing order) and a wrong order.
+def show_dependency_order(root: Value, wrong_order: Sequence[Value]) -> HtmlFragment:
+    """The dependency-first order, its reverse (backward's processing order) and `wrong_order`.
 
-    Each row is checked with `order_violations`, so the figure cannot show a "safe" order
-    that is not. In the wrong order, the first violated dependency is marked: the node
-    processed too early and the output that had not yet sent it its contribution.
+    Each row is checked with `order_violations`, so the figure cannot show a "safe" order that is not.
+    In `wrong_order`, which must violate a dependency, the first violation is marked: the node processed
+    too early and the output that had not yet sent it its contribution.
 
     Args:
         root: the loss.
-        wrong_order: a processing order to show as wrong (it must violate a dependency).
-            Default: backward's order with the first operation result moved ahead of its output.
+        wrong_order: a processing order to show as wrong.
     """
     order = walk(root)
     name = names(root)
     reverse = order[::-1]
-    chosen = wrong_order is not None
-    if wrong_order is None:
-        # Move an operand ahead of the output that uses it: an operation result if there is one, else a leaf.
-        wrong_order = list(reverse)
-        swaps = [i for i in range(1, len(wrong_order)) if any(link.value is wrong_order[i] for link in wrong_order[i - 1].parents)]
-        swaps.sort(key=lambda i: not wrong_order[i].parents)
-        if not swaps:
-            raise ValueError(
-                f"show_dependency_order: the graph of {name[root]!r} has a single value, so no order can be wrong"
-            )
-        i = swaps[0]
-        wrong_order[i - 1], wrong_order[i] = wrong_order[i], wrong_order[i - 1]
     assert not order_violations(root, reverse), "the walk's order reversed must be safe"
     violations = order_violations(root, wrong_order)
     if not violations:
-        assert chosen, "the default wrong order always violates a dependency"
         raise ValueError("show_dependency_order: the wrong_order you passed violates no dependency: it is a safe order")
     early, output = violations[0]
     early_name, output_name = escape(name[early]), escape(name[output])
