@@ -205,18 +205,16 @@ def tutorial_notebook(pages: list[tuple[str, str]], expand: Callable[[str], str]
     return notebook
 
 
-# ---- the hook ---------------------------------------------------------------------------------------------
-
 @event_priority(50)  # before mkdocs-jupyter's on_files (priority 0), which must already see the .ipynb
 def on_files(files: Any, config: Any) -> Any:
-    """Generate the notebook from the chapter pages and add it to the site's files."""
+    """Generate the notebook from the chapter pages (unchanged: not rewritten, so `--dirty` skips it) and add it."""
     docs = Path(config.docs_dir)
     pages = [(path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(docs.glob(CHAPTERS))]
     notebook = tutorial_notebook(pages, snippet_expander(config), site_url=config.site_url or "/")
     folder = Path(config.config_file_path).parent / ".cache" / "notebook"
     path = folder / NOTEBOOK
     text = nbformat.writes(notebook) + "\n"
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:  # unchanged: same mtime, so `--dirty` skips the page
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     files.append(File(NOTEBOOK, src_dir=str(folder), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
@@ -239,10 +237,7 @@ def notebook_page_html(content: str) -> str:
     content = content.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')  # scrolls: keyboard-reachable
     content = MARKDOWN_CELL.sub(lambda match: match[1] + math_to_arithmatex(match[2]) + match[3], content)
     note = DOWNLOAD_NOTE.format(name=html.escape(Path(NOTEBOOK).name, quote=True))
-    title_end = content.find("</h1>")
-    if title_end < 0:
-        return note + content
-    return content[: title_end + len("</h1>")] + note + content[title_end + len("</h1>") :]
+    return content.replace("</h1>", "</h1>" + note, 1) if "</h1>" in content else note + content
 
 
 @event_priority(50)  # before docs/hooks/mathml.py, which turns the arithmatex markup into MathML
