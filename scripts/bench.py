@@ -1,16 +1,12 @@
 """Benchmark glassgrad against micrograd and PyTorch scalar tensors (`make bench`), with pyperf.
 
-pyperf spawns the worker processes, calibrates and computes the statistics; every benchmark
-runs in fresh processes that import one engine only (what else a process holds changes what
-Python's cycle collector traverses). The collector stays on: it is part of the real cost.
-
-Workloads, the same source code for every engine:
-1. a training-loop step on a ReLU MLP 16 -> 32 -> 1 over 64 points, squared error summed
-   (about 73,000 nodes): forward (build the graph), backward, drop the graph;
-2. a chain of 100,000 ReLU nodes, build + backward, next to a plain-Python chain with no
-   autograd (the floor any Python graph costs);
-3. counters, one fresh process per engine: the cycle collector's tracked objects per MLP
-   node and its full collections during the chain.
+pyperf spawns the workers, calibrates and computes the statistics; each benchmark runs in fresh
+processes that import one engine only (what a process holds changes what the cycle collector
+traverses; the collector stays on, as it is part of the real cost). Workloads, the same code for
+every engine: a training step of a ReLU MLP 16 -> 32 -> 1 over 64 points (about 73,000 nodes:
+forward, backward, drop the graph); a chain of 100,000 ReLU nodes next to a plain-Python chain
+with no autograd (the floor); and, in a fresh process per engine, the collector's tracked objects
+per MLP node and its full collections during the chain.
 
 Usage: `python scripts/bench.py` (add `--quick` for tiny sizes, `-o results.json` to keep pyperf's data).
 """
@@ -161,11 +157,9 @@ def counters(key):
 
 def graph_size(root):
     """How many values the graph behind `root` holds (None for PyTorch, whose graph lives in C++)."""
-    operands = {"Value": lambda v: [link.value for link in v.parents]}.get(type(root).__name__)
-    if type(root).__module__.startswith("micrograd"):
-        operands = lambda v: v._prev  # noqa: E731
-    if operands is None or type(root).__module__.startswith("torch"):
+    if type(root).__module__.startswith("torch"):
         return None
+    operands = (lambda v: v._prev) if type(root).__module__.startswith("micrograd") else (lambda v: [link.value for link in v.parents])
     seen, stack = {id(root)}, [root]
     while stack:
         for parent in operands(stack.pop()):
