@@ -6,25 +6,17 @@ cd "$(dirname "$0")/.."
 
 need_debian_package() {  # $1 = command or file that proves it is there, $2 = Debian package
     local probe=$1 package=$2
-    if command -v "$probe" >/dev/null 2>&1 || [ -x "$probe" ]; then
-        return 0
-    fi
+    command -v "$probe" >/dev/null 2>&1 || [ -x "$probe" ] && return 0
     if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-        # Not root (or not Debian): installing system packages is the user's call, so stop and say what to install.
+        # Not root (or not Debian): installing system packages is the user's call.
         echo "error: '$probe' is missing and this set-up installs system packages only as root on Debian." >&2
         echo "       Install the Debian package '$package' (sudo apt-get install $package) and run make again." >&2
         exit 1
     fi
     echo "==> installing Debian package $package (for $probe)"
-    if [ -z "${apt_updated:-}" ]; then  # one package-list refresh per run, however many packages are missing
-        apt-get update -qq
-        apt_updated=1
-    fi
+    [ -n "${apt_updated:-}" ] || { apt-get update -qq; apt_updated=1; }  # one package-list refresh per run
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null
-    if ! command -v "$probe" >/dev/null 2>&1 && [ ! -x "$probe" ]; then
-        echo "error: installed '$package' but '$probe' is still missing." >&2
-        exit 1
-    fi
+    command -v "$probe" >/dev/null 2>&1 || [ -x "$probe" ] || { echo "error: installed '$package' but '$probe' is still missing." >&2; exit 1; }
 }
 
 need_debian_package dot graphviz
@@ -50,12 +42,7 @@ for entry in $NPM_PACKAGES; do
     echo "$spec" > "$folder/.version"
 done
 
-PYTHON=${PYTHON:-}
-if [ -z "$PYTHON" ]; then
-    for candidate in python3.11 python3.12 python3.13 python3.10 python3; do
-        if command -v "$candidate" >/dev/null 2>&1; then PYTHON=$candidate; break; fi
-    done
-fi
+PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3.12 || command -v python3.13 || command -v python3 || true)}
 [ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.10 is needed)" >&2; exit 1; }
 
 # The stamp holds a hash of what decides the install: unchanged files (even with new mtimes after a

@@ -43,13 +43,12 @@ def walk(root: Value, events: list[OrderEvent] | None = None) -> list[Value]:
     Raises:
         ValueError: if a node is its own ancestor (a cycle made by editing ``parents``).
     """
+    events = [] if events is None else events
     order: list[Value] = []
     placed: set[int] = set()
-    open_visits: set[int] = set()
+    open_visits = {id(root)}
     path = [(root, iter(root.parents))]
-    open_visits.add(id(root))
-    if events is not None:
-        events.append(OrderEvent("enter", root, 0))
+    events.append(OrderEvent("enter", root, 0))
     while path:
         node, links = path[-1]
         link = next(links, None)
@@ -58,19 +57,15 @@ def walk(root: Value, events: list[OrderEvent] | None = None) -> list[Value]:
             open_visits.discard(id(node))
             placed.add(id(node))
             order.append(node)
-            if events is not None:
-                events.append(OrderEvent("append", node, len(path)))
+            events.append(OrderEvent("append", node, len(path)))
         elif id(link.value) in placed:
-            if events is not None:
-                events.append(OrderEvent("skip", link.value, len(path)))
+            events.append(OrderEvent("skip", link.value, len(path)))
         elif id(link.value) in open_visits:
             raise ValueError(f"the graph has a cycle: {caption(link.value)!r} is one of its own ancestors")
         else:
-            parent = link.value
-            open_visits.add(id(parent))
-            path.append((parent, iter(parent.parents)))
-            if events is not None:
-                events.append(OrderEvent("enter", parent, len(path) - 1))
+            open_visits.add(id(link.value))
+            path.append((link.value, iter(link.value.parents)))
+            events.append(OrderEvent("enter", link.value, len(path) - 1))
     return order
 
 
