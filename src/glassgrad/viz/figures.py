@@ -138,21 +138,23 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value]) -> HtmlFrag
         raise ValueError("show_dependency_order: the wrong_order you passed violates no dependency: it is a safe order")
     early, output = violations[0]
     early_name, output_name = escape(name[early]), escape(name[output])
+
+    def row(key: str, title: str, nodes: Sequence[Value], note: str, bad: Sequence[int] = ()) -> str:
+        mark = '<span class="gg-bad" aria-label="unsafe">✗</span>' if bad else '<span class="gg-ok" aria-label="safe">✓</span>'
+        return (
+            f'<div class="gg-order-row" data-gg-order="{key}"><span class="gg-order-name">{title}</span>'
+            f'{chips([name[node] for node in nodes], bad=bad)} {mark}<span class="gg-order-note{" gg-bad" if bad else ""}">{note}</span></div>'
+        )
+
     rows = (
-        '<div class="gg-order-row" data-gg-order="dependency-first">'
-        '<span class="gg-order-name">dependency-first</span>'
-        f'{chips([name[node] for node in order])} <span class="gg-ok" aria-label="safe">✓</span>'
-        '<span class="gg-order-note">every value appears after all of its parents</span></div>'
-        '<div class="gg-order-row" data-gg-order="backward">'
-        '<span class="gg-order-name">backward processes</span>'
-        f'{chips([name[node] for node in reverse])} <span class="gg-ok" aria-label="safe">✓</span>'
-        '<span class="gg-order-note">the reverse: every value after all the outputs that use it</span></div>'
-        '<div class="gg-order-row" data-gg-order="wrong">'
-        '<span class="gg-order-name">a wrong order</span>'
-        f'{chips([name[node] for node in wrong_order], bad=[i for i, node in enumerate(wrong_order) if node in (early, output)])} <span class="gg-bad" aria-label="unsafe">✗</span>'
-        f'<span class="gg-order-note gg-bad">{early_name} is processed before {output_name}, which uses it: '
-        f"{early_name} would pass on its gradient before the contribution from {output_name} "
-        f"has been added to {early_name}.grad</span></div>"
+        row("dependency-first", "dependency-first", order, "every value appears after all of its parents")
+        + row("backward", "backward processes", reverse, "the reverse: every value after all the outputs that use it")
+        + row(
+            "wrong", "a wrong order", wrong_order,
+            f"{early_name} is processed before {output_name}, which uses it: {early_name} would pass on its gradient "
+            f"before the contribution from {output_name} has been added to {early_name}.grad",
+            bad=[i for i, node in enumerate(wrong_order) if node in (early, output)],
+        )
     )
     return HtmlFragment(f'<div class="gg gg-order" data-gg-violations="{len(violations)}">{rows}</div>')
 
