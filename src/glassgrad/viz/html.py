@@ -129,8 +129,8 @@ def legend() -> HtmlFragment:
     (orange), ``gg-grad`` (teal)) whose colour follows the light and dark palettes.
     """
     items = "".join(
-        f'<li class="gg-legend-item" data-gg-role="{role}"><span class="gg-swatch gg-swatch-{role}" aria-hidden="true"></span>'
-        f'<strong class="gg-{role}">{name}</strong> <span class="gg-legend-note">{meaning}</span></li>'
+        f'<li class="gg-legend-item" data-gg-role="{role}"><strong class="gg-{role}"><span class="gg-swatch" aria-hidden="true"></span>'
+        f'{name}</strong> <span class="gg-legend-note">{meaning}</span></li>'
         for role, name, meaning in LEGEND_ITEMS
     )
     return HtmlFragment(f'<ul class="gg gg-legend" aria-label="Colour legend">{items}</ul>')
