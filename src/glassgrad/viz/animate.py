@@ -41,18 +41,15 @@ def frames_json(data: Any) -> str:
     return text
 
 
-def _frame(label: str, text: str, marks: dict[str, list[str]], texts: dict[str, str] | None = None,
-           focus: str | None = None) -> dict[str, Any]:
-    return {"label": label, "text": text, "marks": {i: " ".join(c) for i, c in marks.items()},
-            "texts": texts or {}, "focus": focus}
+def _frame(label: str, text: str, marks: dict[str, list[str]], texts: dict[str, str], focus: str | None = None) -> dict[str, Any]:
+    return {"label": label, "text": text, "marks": {i: " ".join(c) for i, c in marks.items()}, "texts": texts, "focus": focus}
 
 
 def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
     """A "Start" frame, one frame per event of `walk` from `root`, then "Reverse" (the backward schedule)."""
     events: list[Any] = []
     walk(root, events)
-    p, name = ids.prefix, {node: caption(node, ids.index(node)) for node in ids.order}
-    count = len(ids.order)
+    p, count, name = ids.prefix, len(ids.order), {node: caption(node, ids.index(node)) for node in ids.order}
     path: list[Value] = []  # the open visits, outermost first
     order: list[Value] = []
     next_link: dict[Value, int] = defaultdict(int)  # per open visit, how many links the walk has followed
@@ -72,8 +69,7 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
     def path_text() -> dict[str, str]:
         return {f"{p}-path": " → ".join(escape(name[node]) for node in path) or "none"}
 
-    frames = [_frame("Start", f"Start at {name[root]}: nothing is visited yet and the list is empty.",
-                     marks_now(), path_text())]
+    frames = [_frame("Start", f"Start at {name[root]}: nothing is visited yet and the list is empty.", marks_now(), path_text())]
     for number, event in enumerate(events, start=1):
         node, via, edge = event.node, "", None
         if event.kind != "append" and event.depth > 0:  # following the innermost open visit's next link
@@ -103,37 +99,35 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
             marks[edge] = marks[ids.op_id(output)] = ["gg-active"]
         frames.append(_frame(f"Event {number} of {len(events)}", text, marks, path_text(), edge or ids.node_id(node)))
     schedule = " → ".join(name[node] for node in reversed(order))
-    frames.append(_frame("Reverse", f"Reverse the list: backward processes {schedule}.", marks_now(True), path_text()))
+    frames.append(_frame("Reverse", f"Reverse the list: backward processes {schedule}.", marks_now(True), {}))
     return frames
 
 
 def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: bool = True) -> list[dict[str, Any]]:
-    """Start (every grad "—"), Seed (0, the root 1), then one frame per step of `steps` (`backward(root)`'s log).
-
-    With `trace`, frame n also marks trace card n (``p-step-n``) as the current one.
-    """
+    """Start (grads "—"), Seed (0, the root 1), then one frame per step of `backward(root)`'s log (and its trace card)."""
     p, name = ids.prefix, {node: caption(node, ids.index(node)) for node in ids.order}
     grad = {node: f"{ids.node_id(node)}-grad" for node in ids.order}
     # The step card shows the trace's own card n (the same notation), without its list item.
     cards = re.findall(r"<li\b[^>]*>(.*?)</li>", str(show_backward_steps(steps)), re.S)
+
+    def rows(n: int) -> dict[str, list[str]]:  # trace card n is the current one, if the player shows the trace
+        return {f"{p}-step-{n}": ["gg-current"]} if trace else {}
+
     frames = [
         _frame("Start", "Before backward: the forward pass saved every local derivative; no gradient yet.",
                {grad[node]: ["gg-t-empty"] for node in ids.order}, {grad[node]: f"grad {HIDDEN}" for node in ids.order}),
         _frame("Seed", f"Clear every .grad to 0, then seed {name[root]}.grad = ∂{name[root]}/∂{name[root]} = 1.",
-               {ids.node_id(root): ["gg-current"], **({f"{p}-step-0": ["gg-current"]} if trace else {})},
+               {ids.node_id(root): ["gg-current"], **rows(0)},
                {**{grad[node]: f"grad {fmt(0.0)}" for node in ids.order}, grad[root]: f"grad {fmt(1.0)}"}, ids.node_id(root)),
     ]
     used: dict[Value, int] = defaultdict(int)
     for number, (step, card) in enumerate(zip(steps, cards), start=1):
-        k = used[step.output]  # the steps of one output come in its link order
-        used[step.output] += 1
+        k, used[step.output] = used[step.output], used[step.output] + 1  # an output's steps follow its links
         if k >= len(step.output.parents) or step.output.parents[k].value is not step.parent:
             raise ValueError("the steps do not follow the stored links of their outputs (were they logged from this graph?)")
         out, parent, edge = name[step.output], name[step.parent], ids.edge_id(step.output, k)
         marks = {edge: ["gg-active"], ids.op_id(step.output): ["gg-active"], ids.node_id(step.output): ["gg-current"],
-                 ids.node_id(step.parent): ["gg-appended"], f"{p}-card": ["gg-shown"]}
-        if trace:
-            marks[f"{p}-step-{number}"] = ["gg-current"]
+                 ids.node_id(step.parent): ["gg-appended"], f"{p}-card": ["gg-shown"], **rows(number)}
         text = (f"{out} → {parent}: g{out} = {fmt(step.upstream)} × ∂{out}/∂{parent} = {fmt(step.local)} "
                 f"gives {fmt(step.contribution)}; {parent}.grad goes from {fmt(step.before)} to {fmt(step.after)}.")
         frames.append(_frame(f"Step {number} of {len(steps)}", text, marks,
@@ -142,10 +136,9 @@ def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: boo
 
 
 class PlayerFragment(HtmlFragment):
-    """A player's markup (`str`, for the site, which links the script and stylesheet) plus its frames (``.data``).
+    """A player's markup (`str`, for the site, which links script and stylesheet) plus its frames (``.data``).
 
-    ``_repr_html_()`` inlines both for Jupyter; the script is guarded, so several players in one
-    notebook define it once. The graph colours come from `glassgrad.viz.html.stylesheet`.
+    ``_repr_html_()`` inlines both for Jupyter (the script is guarded: several players define it once).
     """
 
     __slots__ = ("data",)
@@ -155,16 +148,14 @@ class PlayerFragment(HtmlFragment):
         self.data = data
 
     def _repr_html_(self) -> str:
-        return f"<style>\n{_package_text('animate.css')}</style>{self.html}<script>\n{script_text()}</script>"
-
-
-def _package_text(name: str) -> str:
-    return resources.files("glassgrad.viz").joinpath(name).read_text(encoding="utf-8")
+        css = resources.files("glassgrad.viz").joinpath("animate.css").read_text(encoding="utf-8")
+        return f"<style>\n{css}</style>{self.html}<script>\n{script_text()}</script>"
 
 
 def script_text() -> str:
     """The player script (`glassgrad/viz/glassgrad.js`), safe to inline in a ``<script>``."""
-    return _package_text("glassgrad.js").replace("</", "<\\/")  # cannot end its own <script> element
+    text = resources.files("glassgrad.viz").joinpath("glassgrad.js").read_text(encoding="utf-8")
+    return text.replace("</", "<\\/")  # cannot end its own <script> element
 
 
 def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str, Any]]) -> PlayerFragment:
@@ -188,13 +179,8 @@ def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str
     )
 
 
-def animate_order(
-    root: Value,
-    *,
-    title: str = "Dependency-safe ordering, step by step",
-    min_width: int | None = None,
-    id_prefix: str | None = None,
-) -> PlayerFragment:
+def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step by step",
+                  min_width: int | None = None, id_prefix: str | None = None) -> PlayerFragment:
     """A player replaying the ordering walk (`walk`) on the graph of `root`.
 
     Each step shows the node visited (and the open visits), skipped (already in the list) or
@@ -229,16 +215,9 @@ def animate_order(
     return _player("order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', order_frames(root, ids))
 
 
-def animate_backward(
-    root: Value,
-    steps: Sequence[Any] | None = None,
-    *,
-    title: str = "Backward pass, step by step",
-    highlight_outputs: Sequence[str] = (),
-    trace: bool = True,
-    min_width: int | None = None,
-    id_prefix: str | None = None,
-) -> PlayerFragment:
+def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: str = "Backward pass, step by step",
+                     highlight_outputs: Sequence[str] = (), trace: bool = True, min_width: int | None = None,
+                     id_prefix: str | None = None) -> PlayerFragment:
     """A player replaying one backward pass on the graph of `root`, edge by edge.
 
     The grads start empty ("—"), are cleared to 0 with the root seeded to 1, then each step

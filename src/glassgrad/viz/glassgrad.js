@@ -6,10 +6,7 @@
   "use strict";
 
   var ns = (window.glassgrad = window.glassgrad || {});
-  if (ns.players) {
-    ns.players.initAll(document);
-    return;
-  }
+  if (ns.players) return ns.players.initAll(document);
   var DELAY_MS = 1200;  // one step every 1.2 s at speed 1
   var KEYS = { ArrowRight: "forward", ArrowLeft: "back", Home: "reset", End: "end", " ": "play" };
 
@@ -150,26 +147,20 @@
     }
   };
 
-  /* A trace card with data-gg-edge and its edge, operation and both nodes light up together. */
-  function lightLink(card, on) {
+  /* Linked highlights, page-wide: a trace card (data-gg-edge) and its edge, operation and both nodes. */
+  function onLink(event) {
+    var target = event.target.closest ? event.target : document.body;
+    var card = target.closest(".gg-step[data-gg-edge]"), edge = target.closest(".gg-svg .edge[id]");
+    card = card || (edge && document.querySelector('.gg-step[data-gg-edge="' + edge.id + '"]'));
+    if (!card) return;
+    var on = event.type === "mouseover" || event.type === "focusin";
     ["data-gg-edge", "data-gg-op", "data-gg-output-node", "data-gg-parent-node"].forEach(function (name) {
       var el = document.getElementById(card.getAttribute(name));
       if (el) el.classList.toggle("gg-linked", on);
     });
     card.classList.toggle("gg-linked", on);
   }
-
-  function link(card) {
-    card.setAttribute("data-gg-link-ready", "");
-    if (!card.hasAttribute("tabindex")) card.setAttribute("tabindex", "0");  // focusable for keyboards
-    var edge = document.getElementById(card.getAttribute("data-gg-edge"));
-    [[card, "focus", "blur"], [card, "mouseenter", "mouseleave"], [edge, "mouseenter", "mouseleave"]].forEach(function (t) {
-      if (!t[0] || t[0].hasAttribute("data-gg-hover")) return;
-      t[0].addEventListener(t[1], function () { lightLink(card, true); });
-      t[0].addEventListener(t[2], function () { lightLink(card, false); });
-    });
-    if (edge) edge.setAttribute("data-gg-hover", "");
-  }
+  ["mouseover", "mouseout", "focusin", "focusout"].forEach(function (type) { document.addEventListener(type, onLink); });
 
   function initAll(root) {
     (root || document).querySelectorAll(".gg-player:not([data-gg-ready])").forEach(function (el) {
@@ -179,7 +170,7 @@
         el.glassgradPlayer = new Player(el, JSON.parse(script.textContent).frames);
       } catch (error) {}  // a damaged payload leaves the static page as it is
     });
-    (root || document).querySelectorAll(".gg-step[data-gg-edge]:not([data-gg-link-ready])").forEach(link);
+    (root || document).querySelectorAll(".gg-step[data-gg-edge]").forEach(function (card) { card.tabIndex = 0; });
   }
 
   /* Once per page, not per player: instant navigation would otherwise pile up listeners. */
