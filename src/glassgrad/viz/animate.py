@@ -204,7 +204,7 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
         return head + "".join(f'<span class="gg-chip" id="{prefix}-{kind}-{j}"{tail}' for j, tail in enumerate(rest))
 
     lists = (
-        '<div class="gg-order gg-player-lists">'
+        '<div class="gg-order">'
         '<div class="gg-order-row gg-js" hidden><span class="gg-order-name">Open visits:</span>'
         f'<span class="gg-player-path" id="{prefix}-path"></span></div>'
         '<div class="gg-order-row gg-order-list"><span class="gg-order-name">Dependency-safe order:</span>'
