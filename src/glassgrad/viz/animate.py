@@ -32,8 +32,9 @@ _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2
 def frames_json(data: Any) -> str:
     """`data` as JSON that is safe inside ``<script type="application/json">`` (``json.loads`` gives it back).
 
-    >>> frames_json({"label": "</script><b>&"})
-    '{"label": "\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
+    Examples:
+        >>> frames_json({"label": "</script><b>&"})
+        '{"label": "\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
     """
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
     for character, escaped in _JSON_ESCAPES.items():
@@ -122,7 +123,8 @@ def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: boo
     ]
     used: dict[Value, int] = defaultdict(int)
     for number, (step, card) in enumerate(zip(steps, cards), start=1):
-        k, used[step.output] = used[step.output], used[step.output] + 1  # an output's steps follow its links
+        k = used[step.output]  # an output's steps come in the order of its links
+        used[step.output] += 1
         if k >= len(step.output.parents) or step.output.parents[k].value is not step.parent:
             raise ValueError("the steps do not follow the stored links of their outputs (were they logged from this graph?)")
         out, parent, edge = name[step.output], name[step.parent], ids.edge_id(step.output, k)
@@ -185,13 +187,8 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
 
     Each step shows the node visited (and the open visits), skipped (already in the list) or
     appended; the dependency-first list grows under the graph and is finally reversed into the
-    backward schedule. Without JavaScript both lists are shown complete.
-
-    Args:
-        root: the output whose graph is walked (usually the loss).
-        title: the player's heading.
-        min_width: the narrowest the graph is scaled to, in CSS pixels (see `draw_graph`).
-        id_prefix: element id prefix of the figure (default: derived from the graph).
+    backward schedule. `title` heads the player; `min_width` and `id_prefix` (default: derived
+    from the graph) are `draw_graph`'s.
     """
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(walk(root), False, f"order|{min_width}", "ggo")
     figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix)
@@ -224,15 +221,13 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
     highlights its edge, shows its trace card (upstream × local = contribution, before → after)
     and moves the parent's grad in the graph. The complete trace (`show_backward_steps`) sits
     under the graph; a card and its edge highlight each other under the pointer or focus.
+    `title`, `min_width` and `id_prefix` are as for `animate_order`.
 
     Args:
         root: the loss; its graph is drawn with the gradients as they are after `steps`.
         steps: the step log `backward(root)` returned (either engine's); ``None`` runs `glassgrad.backward` now.
-        title: the player's heading.
         highlight_outputs: display names whose trace cards are highlighted (see `show_backward_steps`).
         trace: include the complete trace under the graph (``False`` when the page shows it elsewhere).
-        min_width: the narrowest the graph is scaled to, in CSS pixels (see `draw_graph`).
-        id_prefix: element id prefix of the figure (default: derived from the graph).
 
     Raises:
         ValueError: if `steps` were not logged from the graph of `root`.
