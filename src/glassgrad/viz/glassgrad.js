@@ -38,15 +38,12 @@
       follow(find(frame.focus));
     }
 
-    /* Keep the step's element in view when the graph is wider than its box (sideways only). */
+    /* Keep the step's element in view when the graph is wider than its box (smoothly, per animate.css). */
     function follow(target) {
       var box = target && target.closest(".gg-scroll");
-      if (!box || box.scrollWidth <= box.clientWidth) return;
+      if (!box) return;
       var view = box.getBoundingClientRect(), spot = target.getBoundingClientRect();
-      if (spot.left >= view.left && spot.right <= view.right) return;
-      var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-      var left = box.scrollLeft + spot.left + spot.width / 2 - view.left - view.width / 2;
-      box.scrollTo({ left: Math.max(0, left), behavior: still ? "auto" : "smooth" });
+      if (spot.left < view.left || spot.right > view.right) box.scrollLeft += spot.left + spot.width / 2 - view.left - view.width / 2;
     }
 
     function sync() {
