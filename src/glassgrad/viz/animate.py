@@ -175,7 +175,7 @@ def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str
         '<button type="button" data-gg-action="forward" aria-label="Step forward">Forward ▶</button>'
         f'<label class="gg-player-speed-label">Speed <select class="gg-player-speed">{speeds}</select></label>'
         '<button type="button" data-gg-action="fullscreen" aria-pressed="false">Open full screen</button></div>'
-        f'<p class="gg-player-status"></p>{body}'
+        f'<p class="gg-player-status gg-js" hidden></p>{body}'
         f'<script type="application/json" class="gg-frames">{frames_json(data)}</script></section>',
         data,
     )

@@ -149,11 +149,7 @@
   }
 
   ns.players = { initAll: initAll };
-  if (window.document$ && window.document$.subscribe) {
-    window.document$.subscribe(function () { initAll(document); });  // Material's instant navigation
-  } else if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { initAll(document); });
-  } else {
-    initAll(document);
-  }
+  initAll(document);  // the site and Jupyter both load this after the players' markup
+  // Material's instant navigation swaps the page content and emits on document$ each time.
+  if (window.document$) window.document$.subscribe(function () { initAll(document); });
 })();
