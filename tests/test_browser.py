@@ -8,6 +8,7 @@ screen work; phones never scroll the document sideways; the dark palette keeps g
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -102,27 +103,17 @@ def frames_of(player: Any) -> dict[str, Any]:
 
 
 def check_against_frames(states: list[dict[str, Any]], data: dict[str, Any]) -> None:
-    """Any player, any graph: at every step the page shows exactly its embedded frame."""
+    """Any player, any graph: at every step the page shows exactly its embedded frame, and nothing of earlier ones."""
     assert len(states) == len(data["frames"])
+    frame_classes = {css for frame in data["frames"] for classes in frame["marks"].values() for css in classes.split()}
     folded: dict[str, str] = {}
     for step, (seen, frame) in enumerate(zip(states, data["frames"])):
-        ids = seen["ids"]
+        folded.update(frame["texts"])
         assert seen["step"] == step and seen["status"] == f"{frame['label']}. {frame['text']}"
-        event = frame["event"]
-        if data["kind"] == "backward":
-            folded.update(frame["grads"])
-            assert ids["grads"] == {node: data["grad_prefix"] + text for node, text in folded.items()}
-            assert ids["active"] == ([frame["edge"]] if event == "step" else [])
-            assert ids["appended"] == ([frame["parent"]] if event == "step" else [])
-            current = [] if event == "start" else [frame["output"] if event == "step" else frame["node"]]
-            assert ids["current"] == current
-        else:
-            assert ids["order"] == frame["order"]
-            for kind, key in (("enter", "current"), ("append", "appended"), ("skip", "skipped")):
-                assert ids[key] == ([frame["node"]] if event == kind else [])
-            assert ids["active"] == [element for element in frame["edges"] if "-edge-" in element]
-            path = " → ".join(data["labels"][node] for node in frame["path"])
-            assert seen["path"] == (path or "none")
+        assert {i: set(classes) & frame_classes for i, classes in seen["classes"].items() if set(classes) & frame_classes} == {
+            i: set(classes.split()) for i, classes in frame["marks"].items()
+        }
+        assert {i: seen["texts"][i] for i in folded} == {i: html.unescape(re.sub("<[^>]+>", "", text)) for i, text in folded.items()}
 
 
 # The document's width against the viewport's, naming the widest elements that stick out (for the report).
@@ -146,24 +137,18 @@ READ_STATE = """player => {
     grads[e.dataset.ggLabel] = text ? text.textContent : null; });
   const chips = sel => [...player.querySelectorAll(sel + ' .gg-chip')].filter(
     c => !c.classList.contains('gg-pending')).map(c => c.textContent);
-  const card = player.querySelector('.gg-player-card-step');
-  const idsWith = (selector) => [...player.querySelectorAll(selector)].map(e => e.id);
-  const gradsById = {};
-  player.querySelectorAll('.gg-svg .gg-value').forEach(e => {
-    const text = e.querySelector('text.gg-t-grad');
-    if (text) gradsById[e.id] = text.textContent; });
+  const card = player.querySelector('.gg-player-card');
+  const classes = {}, texts = {};
+  player.querySelectorAll('[id]').forEach(e => { classes[e.id] = [...e.classList]; texts[e.id] = e.textContent; });
   return {
-    ids: {current: idsWith('.gg-svg .gg-current'), appended: idsWith('.gg-svg .gg-appended'),
-          skipped: idsWith('.gg-svg .gg-skipped'), active: idsWith('.gg-svg .gg-link.gg-active'),
-          order: [...player.querySelectorAll('.gg-order-list .gg-chip:not(.gg-pending)')].map(c => c.dataset.ggNode),
-          grads: gradsById},
+    classes, texts,
     step: Number(player.dataset.ggStep),
     status: player.querySelector('.gg-player-status').textContent,
     current: labelsWith('gg-current'), appended: labelsWith('gg-appended'), skipped: labelsWith('gg-skipped'),
     path: player.querySelector('.gg-player-path') ? player.querySelector('.gg-player-path').textContent : null,
     order: chips('.gg-order-list'), schedule: chips('.gg-schedule-list'),
     active, grads,
-    card: card && !card.hidden ? card.textContent : null,
+    card: card && getComputedStyle(card).display !== 'none' ? card.textContent : null,
   };
 }"""
 
@@ -496,12 +481,12 @@ def test_jupyter_fragments_carry_their_script_and_initialise_once(browser: Any) 
     from glassgrad.viz import animate_backward, animate_order, stylesheet
 
     root = linear_loss()["L"]
-    html = str(stylesheet()) + animate_order(root)._repr_html_() + animate_backward(root)._repr_html_()
+    fragments = str(stylesheet()) + animate_order(root)._repr_html_() + animate_backward(root)._repr_html_()
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        page.set_content(f"<!doctype html><meta charset='utf-8'><body>{html}</body>")
+        page.set_content(f"<!doctype html><meta charset='utf-8'><body>{fragments}</body>")
         for kind in ("order", "backward"):
             player = players(page, kind)[0]
             player.query_selector('[data-gg-action="forward"]').click()
