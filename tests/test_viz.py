@@ -109,7 +109,7 @@ def test_graph_ids_are_unique_and_follow_the_documented_scheme(linear):
     order = dependency_safe_order(root)
     expected = {"fig", "fig-graph"}
     for i, node in enumerate(order):
-        expected.add(f"fig-node-{i}")
+        expected |= {f"fig-node-{i}", f"fig-node-{i}-grad"}
         if node.parents:
             expected |= {f"fig-op-{i}", f"fig-out-{i}"} | {f"fig-edge-{i}-{k}" for k in range(len(node.parents))}
     assert set(ids) == expected

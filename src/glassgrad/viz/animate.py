@@ -13,12 +13,11 @@ the element kept in view when the graph scrolls sideways. Ids are the figure's (
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from importlib import resources
 from typing import Any, Sequence
 
-from glassgrad.viz.cards import show_backward_steps
+from glassgrad.viz.cards import show_backward_steps, step_card
 from glassgrad.viz.graph import HIDDEN, GraphIds, Value, chips, draw_graph, graph_fingerprint, walk
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
@@ -108,8 +107,6 @@ def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: boo
     """Start (grads "—"), Seed (0, the root 1), then one frame per step of `backward(root)`'s log (and its trace card)."""
     p, name = ids.prefix, {node: caption(node, ids.index(node)) for node in ids.order}
     grad = {node: f"{ids.node_id(node)}-grad" for node in ids.order}
-    # The step card shows the trace's own card n (the same notation), without its list item.
-    cards = re.findall(r"<li\b[^>]*>(.*?)</li>", str(show_backward_steps(steps)), re.S)
 
     def rows(n: int) -> dict[str, list[str]]:  # trace card n is the current one, if the player shows the trace
         return {f"{p}-step-{n}": ["gg-current"]} if trace else {}
@@ -122,7 +119,7 @@ def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: boo
                {**{grad[node]: f"grad {fmt(0.0)}" for node in ids.order}, grad[root]: f"grad {fmt(1.0)}"}, ids.node_id(root)),
     ]
     used: dict[Value, int] = defaultdict(int)
-    for number, (step, card) in enumerate(zip(steps, cards), start=1):
+    for number, step in enumerate(steps, start=1):
         k = used[step.output]  # an output's steps come in the order of its links
         used[step.output] += 1
         if k >= len(step.output.parents) or step.output.parents[k].value is not step.parent:
@@ -133,12 +130,12 @@ def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: boo
         text = (f"{out} → {parent}: g{out} = {fmt(step.upstream)} × ∂{out}/∂{parent} = {fmt(step.local)} "
                 f"gives {fmt(step.contribution)}; {parent}.grad goes from {fmt(step.before)} to {fmt(step.after)}.")
         frames.append(_frame(f"Step {number} of {len(steps)}", text, marks,
-                             {grad[step.parent]: f"grad {fmt(step.after)}", f"{p}-card": card}, edge))
+                             {grad[step.parent]: f"grad {fmt(step.after)}", f"{p}-card": step_card(number, step, out, parent)}, edge))
     return frames
 
 
 class PlayerFragment(HtmlFragment):
-    """A player's markup (`str`, for the site, which links script and stylesheet) plus its frames (``.data``).
+    """A player's markup `html` (``str(player)``, for the site, which links script and stylesheet) plus its `data` (the frames).
 
     ``_repr_html_()`` inlines both for Jupyter (the script is guarded: several players define it once).
     """
@@ -194,20 +191,15 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
     figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix)
     ids = figure.ids
     names = [caption(node, i) for i, node in enumerate(ids.order)]
-    node_ids = [ids.node_id(node) for node in ids.order]
-
-    def numbered(html: str, kind: str) -> str:  # chip j gets the id p-kind-j
-        head, *rest = html.split('<span class="gg-chip"')
-        return head + "".join(f'<span class="gg-chip" id="{prefix}-{kind}-{j}"{tail}' for j, tail in enumerate(rest))
 
     lists = (
         '<div class="gg-order">'
         '<div class="gg-order-row gg-js" hidden><span class="gg-order-name">Open visits:</span>'
         f'<span class="gg-player-path" id="{prefix}-path"></span></div>'
         '<div class="gg-order-row gg-order-list"><span class="gg-order-name">Dependency-safe order:</span>'
-        f'{numbered(chips(names, node_ids), "order")}</div>'
+        f'{chips(names, f"{prefix}-order")}</div>'
         '<div class="gg-order-row gg-schedule-list"><span class="gg-order-name">Backward schedule:</span>'
-        f'{numbered(chips(names[::-1], node_ids[::-1]), "schedule")}</div></div>'
+        f'{chips(names[::-1], f"{prefix}-schedule")}</div></div>'
     )
     return _player("order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', order_frames(root, ids))
 
@@ -242,12 +234,9 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(walk(root), True, f"backward|{min_width}", "ggb")
     figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix)
     frames = backward_frames(root, steps, figure.ids, trace)
-    # Address each grad text and trace card by an id of this figure.
-    svg = re.sub(r'<g id="([\w-]+-node-\d+)".*?<text class="gg-t-grad"', lambda m: f'{m[0]} id="{m[1]}-grad"', str(figure), flags=re.S)
-    body = f'<div class="gg-player-graph">{svg}</div><div class="gg-player-card gg-js" id="{prefix}-card" hidden></div>'
+    body = f'<div class="gg-player-graph">{figure}</div><div class="gg-player-card gg-js" id="{prefix}-card" hidden></div>'
     if trace:
-        cards = str(show_backward_steps(steps, highlight_outputs=highlight_outputs, graph=figure))
-        body += '<div class="gg-player-trace">' + re.sub(r'data-gg-step="(\d+)"', rf'id="{prefix}-step-\1" \g<0>', cards) + "</div>"
+        body += f'<div class="gg-player-trace">{show_backward_steps(steps, highlight_outputs=highlight_outputs, graph=figure)}</div>'
     return _player("backward", prefix, title, body, frames)
 
 

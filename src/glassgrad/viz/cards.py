@@ -18,6 +18,18 @@ def _partial(top: str, bottom: str) -> str:
     return f"∂{escape(top)}/∂{escape(bottom)}"
 
 
+def step_card(number: int, step: Any, out: str, parent: str) -> str:
+    """The inside of trace card `number`: ``n. out → parent``, ``g_out × ∂out/∂parent = Δg_parent``, ``before → after``."""
+    return (
+        f'<div class="gg-step-head"><span class="gg-step-no">{number}.</span>{escape(out)} → {escape(parent)}</div>'
+        f'<div class="gg-step-calc"><span class="gg-upstream">{_g(out)} = {escape(fmt(step.upstream))}</span> × '
+        f'<span class="gg-local">{_partial(out, parent)} = {escape(fmt(step.local))}</span> = '
+        f'<span class="gg-contribution">Δ{_g(parent)} = {escape(fmt(step.contribution))}</span></div>'
+        f'<div><code>{escape(parent)}.grad</code>: {escape(fmt(step.before))} → '
+        f'<span class="gg-grad">{escape(fmt(step.after))}</span></div>'
+    )
+
+
 def show_backward_steps(
     steps: Sequence[Any],
     highlight_outputs: Collection[str] = (),
@@ -32,8 +44,9 @@ def show_backward_steps(
     Args:
         steps: the log returned by `backward(root)` (glassgrad or chapter 2's engine).
         highlight_outputs: display names of outputs whose cards are highlighted (``gg-highlight``).
-        graph: the `draw_graph` figure of the same graph: each card then names its elements
-            (``data-gg-edge``, ``data-gg-op``, ``data-gg-output-node``, ``data-gg-parent-node``).
+        graph: the `draw_graph` figure of the same graph: card n then has the id ``{prefix}-step-{n}`` (the
+            seed is step 0) and names its elements (``data-gg-edge``, ``data-gg-op``, ``data-gg-output-node``,
+            ``data-gg-parent-node``).
     """
     steps = list(steps)
     if not steps:
@@ -42,8 +55,9 @@ def show_backward_steps(
     shown = names(root)
     highlighted = set(highlight_outputs)
     root_name = shown[root]
+    step_id = (lambda n: f' id="{graph.prefix}-step-{n}"') if graph is not None else (lambda n: "")
     cards = [
-        f'<p class="gg-seed" data-gg-step="0">Seed: <code>{escape(root_name)}.grad</code> = '
+        f'<p class="gg-seed"{step_id(0)} data-gg-step="0">Seed: <code>{escape(root_name)}.grad</code> = '
         f'{_partial(root_name, root_name)} = <span class="gg-grad">1</span></p>'
     ]
     link_number: dict[Value, int] = {}
@@ -51,7 +65,7 @@ def show_backward_steps(
         out, parent = shown[step.output], shown[step.parent]
         k = link_number.get(step.output, 0)  # steps of one output come in its link order
         link_number[step.output] = k + 1
-        attrs = f' data-gg-step="{number}" data-gg-output="{escape(out)}" data-gg-parent="{escape(parent)}"'
+        attrs = f'{step_id(number)} data-gg-step="{number}" data-gg-output="{escape(out)}" data-gg-parent="{escape(parent)}"'
         if graph is not None:
             attrs += (
                 f' data-gg-edge="{escape(graph.ids.edge_id(step.output, k))}"'
@@ -60,17 +74,7 @@ def show_backward_steps(
                 f' data-gg-parent-node="{escape(graph.ids.node_id(step.parent))}"'
             )
         css = "gg-step gg-highlight" if out in highlighted else "gg-step"
-        cards.append(
-            f'<li class="{css}"{attrs}>'
-            f'<div class="gg-step-head"><span class="gg-step-no">{number}.</span>'
-            f"{escape(out)} → {escape(parent)}</div>"
-            f'<div class="gg-step-calc">'
-            f'<span class="gg-upstream">{_g(out)} = {escape(fmt(step.upstream))}</span> × '
-            f'<span class="gg-local">{_partial(out, parent)} = {escape(fmt(step.local))}</span> = '
-            f'<span class="gg-contribution">Δ{_g(parent)} = {escape(fmt(step.contribution))}</span></div>'
-            f'<div><code>{escape(parent)}.grad</code>: {escape(fmt(step.before))} → '
-            f'<span class="gg-grad">{escape(fmt(step.after))}</span></div></li>'
-        )
+        cards.append(f'<li class="{css}"{attrs}>{step_card(number, step, out, parent)}</li>')
     seed, rows = cards[0], "".join(cards[1:])
     return HtmlFragment(
         f'<div class="gg gg-trace" data-gg-steps="{len(steps)}">{seed}'

@@ -8,6 +8,7 @@ figure's prefix ``p`` and ``i`` the position of a value in ``walk(root)``:
 | ``p`` | the ``<figure>`` wrapping the graph (``data-gg-prefix="p"``) |
 | ``p-graph`` | the SVG group holding every node and edge |
 | ``p-node-i`` | value box of node i (``class="node gg-value"``, plus ``gg-leaf`` / ``gg-root``) |
+| ``p-node-i-grad`` | the grad text in that box (``<text class="gg-t-grad">``, when ``show_grad=True``) |
 | ``p-op-i`` | operation circle that produced node i (only if node i has parents) |
 | ``p-edge-i-k`` | edge from ``node_i.parents[k].value`` into ``p-op-i``, labelled with its local grad |
 | ``p-out-i`` | edge from ``p-op-i`` to ``p-node-i`` |
@@ -74,14 +75,12 @@ def names(root: Value) -> dict[Value, str]:
     return {node: caption(node, i) for i, node in enumerate(walk(root))}
 
 
-def chips(names: Sequence[str], node_ids: Sequence[str] | None = None, bad: Sequence[int] = ()) -> str:
-    """Names as chips joined by arrows; chip i carries ``data-gg-node`` (node_ids[i]) and, if i is in `bad`, ``gg-bad``."""
+def chips(names: Sequence[str], id_prefix: str | None = None, bad: Sequence[int] = ()) -> str:
+    """Names as chips joined by arrows; chip i has the id ``{id_prefix}-{i}`` and, if i is in `bad`, ``gg-bad``."""
     arrow = '<span class="gg-arrow" aria-hidden="true">→</span>'
+    ids = [f' id="{id_prefix}-{i}"' if id_prefix else "" for i in range(len(names))]
     return arrow.join(
-        f'<span class="gg-chip{" gg-bad" if i in bad else ""}"'
-        + (f' data-gg-node="{escape(node_ids[i])}"' if node_ids is not None else "")
-        + f">{escape(name)}</span>"
-        for i, name in enumerate(names)
+        f'<span class="gg-chip{" gg-bad" if i in bad else ""}"{ids[i]}>{escape(name)}</span>' for i, name in enumerate(names)
     )
 
 
@@ -395,6 +394,7 @@ def draw_graph(
 
     title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
+    svg = re.sub(r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S)
     narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)
     grads = "shown" if show_grad else "hidden"
     html = figure_html(
