@@ -19,6 +19,7 @@ from urllib.parse import urljoin, urlsplit
 import markdown
 import nbformat
 import pytest
+from mkdocs.exceptions import PluginError
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
@@ -148,13 +149,6 @@ Shown, never run:
 print("not executed")
 ```
 
-```pycon exec="1" session="small"
->>> total = square(2) +\\
-... 1
->>> total
-5
-```
-
 **Next:** [10 · Another chapter](10-another.md)
 '''.replace("{FIGURES}", FIGURES)
 
@@ -180,8 +174,8 @@ def write_synthetic_chapter(root: Path) -> None:
 def test_a_chapter_becomes_markdown_and_code_cells(tmp_path: Path) -> None:
     write_synthetic_chapter(tmp_path)
     cells = hook.chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path), page_url="chapters/9-small.md", site_url="https://site.test/docs/")
-    assert [cell.cell_type for cell in cells] == ["markdown", "code", "markdown", "code", "code", "markdown", "code"]
-    title, setup, heading, listing, figures, shown, console = (cell.source for cell in cells)
+    assert [cell.cell_type for cell in cells] == ["markdown", "code", "markdown", "code", "code", "markdown"]
+    title, setup, heading, listing, figures, shown = (cell.source for cell in cells)
     assert title == (
         "## 9 · A small chapter\n\n"
         "Some prose with $w=2$ inline, `a \\(code\\) span` and a [link](https://site.test/docs/reference/#glassgrad.Value).\n\n"
@@ -193,7 +187,13 @@ def test_a_chapter_becomes_markdown_and_code_cells(tmp_path: Path) -> None:
     # Each statement print(one fragment) shows it; a print of two values stays.
     assert figures == FIGURES.replace("print(figure)", "display(figure)").replace("print(part)", "display(part)")
     assert shown == 'Shown, never run:\n\n```python\nprint("not executed")\n```'
-    assert console == "total = square(2) +\\\n1\ntotal"  # and no closing "Next:" link: the next chapter follows
+    assert "Next:" not in shown  # no closing "Next:" link: in the notebook, the next chapter follows
+
+
+def test_an_executed_block_the_notebook_cannot_run_is_refused(tmp_path: Path) -> None:
+    page = 'Text.\n\n```pycon exec="1"\n>>> 1 + 1\n```\n'
+    with pytest.raises(PluginError, match="chapters/9-small.md: the notebook runs Python blocks only; .*'pycon'"):
+        hook.chapter_cells(page, expander(tmp_path), page_url="chapters/9-small.md")
 
 
 def test_the_synthetic_chapter_runs_and_displays_its_html(tmp_path: Path, kernel_manager: KernelManager) -> None:
@@ -201,10 +201,9 @@ def test_the_synthetic_chapter_runs_and_displays_its_html(tmp_path: Path, kernel
     notebook = hook.tutorial_notebook([("chapters/9-small.md", SYNTHETIC_CHAPTER)], expander(tmp_path))
     notebook.cells = [cell for cell in notebook.cells if "stylesheet" not in cell.source]  # no glassgrad needed here
     NotebookClient(notebook, km=kernel_manager, timeout=120, allow_errors=False).execute()
-    listing, figures, console = code_cells(notebook)[1:]
+    listing, figures = code_cells(notebook)[1:]
     assert stream_text(listing) == "L = 9\n"
     assert html_outputs(figures) == ["<b>bold</b>"] * 4 and stream_text(figures) == "two arguments\n"
-    assert [output.data["text/plain"] for output in console.outputs if output.output_type == "execute_result"] == ["5"]
 
 
 SCRATCH_CHAPTER = """\

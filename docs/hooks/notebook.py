@@ -21,6 +21,7 @@ from urllib.parse import urljoin
 
 import markdown
 import nbformat
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
@@ -43,7 +44,6 @@ DOWNLOAD_NOTE = (
 )
 
 NEXT_LINK = "**Next:**"  # a page's closing link to the next page of the nav
-EXEC_PYTHON = {"python", "py", "pycon"}  # markdown-exec's Python languages
 TRUE = {"1", "true", "yes", "on"}
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?(?P<lang>[\w+-]*)(?P<options>[^\n`]*?)\}?[ \t]*$")
 OPTION = re.compile(r'([\w-]+)=(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
@@ -83,11 +83,6 @@ def displayed(code: str) -> str:
         line = lines[name.lineno - 1]
         lines[name.lineno - 1] = line[: name.col_offset] + "display" + line[name.col_offset + len("print") :]
     return "\n".join(lines)
-
-
-def pycon_code(text: str) -> str:
-    """The statements of a ``pycon`` block (its ``>>>`` and ``...`` lines), without the prompts and outputs."""
-    return "\n".join(line[4:] for line in text.split("\n") if line.startswith((">>> ", "... ")) or line in {">>>", "..."})
 
 
 def notebook_markdown(text: str, page_url: str, site_url: str) -> str:
@@ -153,13 +148,12 @@ def chapter_cells(text: str, expand: Callable[[str], str], *, page_url: str = ""
             end += 1
         body = "\n".join(line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end])
         language, options = opening["lang"], fence_options(opening["options"])
-        if language in EXEC_PYTHON and options.get("exec", "").lower() in TRUE:
+        if options.get("exec", "").lower() in TRUE:
+            if language not in {"python", "py"}:
+                raise PluginError(f"{page_url}: the notebook runs Python blocks only; this page executes a {language!r} block")
             flush()
-            code = pycon_code(body) if language == "pycon" else body
-            code = displayed(code) if options.get("html", "").lower() in TRUE else code
+            code = displayed(body) if options.get("html", "").lower() in TRUE else body
             cells.append(nbformat.v4.new_code_cell(code.strip("\n")))
-        elif language in {"md", "markdown"} and options.get("exec", "").lower() in TRUE:
-            prose.append(body)  # markdown-exec renders it as Markdown
         else:
             shown.append(f"{fence}{language}\n{body}\n{fence}")  # shown, not run: without the fence's options
             prose.append(f"\0{len(shown) - 1}\0")
