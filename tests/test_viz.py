@@ -13,11 +13,11 @@ from glassgrad import ParentLink, Value, backward, multiply
 from glassgrad.examples import linear_loss, sigmoid_neuron
 from glassgrad.viz import (
     GraphFigure,
+    GraphIds,
     HtmlFragment,
     draw_graph,
     escape,
     fmt,
-    graph_ids,
     legend,
     order_violations,
     show_backward_steps,
@@ -113,8 +113,8 @@ def test_graph_ids_are_unique_and_follow_the_documented_scheme(linear):
         if node.parents:
             expected |= {f"fig-op-{i}", f"fig-out-{i}"} | {f"fig-edge-{i}-{k}" for k in range(len(node.parents))}
     assert set(ids) == expected
-    # The mapping exposed on the figure and by graph_ids agrees with the SVG.
-    mapping = graph_ids(root, "fig")
+    # The mapping exposed on the figure and computed without drawing agrees with the SVG.
+    mapping = GraphIds(root, "fig")
     assert figure.prefix == "fig" and isinstance(figure, GraphFigure)
     for i, node in enumerate(order):
         assert figure.ids.node_id(node) == mapping.node_id(node) == f"fig-node-{i}"

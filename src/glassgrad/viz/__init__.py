@@ -6,16 +6,15 @@ core never imports them. Every function returns an `HtmlFragment`: ``print(fragm
 markdown-exec block with ``html="1"``, or leave it as the last expression of a Jupyter cell.
 Outside the site, add `stylesheet()` once for the colours.
 
-Graph figures carry stable element ids, ``{prefix}-node-{i}``, ``{prefix}-op-{i}``,
-``{prefix}-edge-{i}-{k}`` and ``{prefix}-out-{i}`` (``i``: position in
-``dependency_safe_order(root)``, ``k``: link index), documented in `glassgrad.viz.graph`;
-`GraphFigure` and `graph_ids` compute them, and trace cards drawn with ``graph=`` name them.
+Graph figures carry stable element ids (``{prefix}-node-{i}``, ``{prefix}-edge-{i}-{k}``, ...: ``i`` is the
+position in ``dependency_safe_order(root)``, ``k`` the link), documented in `glassgrad.viz.graph`. `GraphIds`
+computes them without drawing, a `GraphFigure` carries its own, and trace cards drawn with ``graph=`` name them.
 """
 
 from glassgrad.viz.animate import PlayerFragment, animate_backward, animate_order, side_by_side
 from glassgrad.viz.cards import show_backward_steps, show_complete_state
 from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
-from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph, graph_ids
+from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph
 from glassgrad.viz.html import HtmlFragment, escape, fmt, legend, stylesheet, stylesheet_text
 from glassgrad.viz.plot import decision_boundary, line_plot
 
@@ -29,7 +28,6 @@ __all__ = [
     "draw_graph",
     "escape",
     "fmt",
-    "graph_ids",
     "legend",
     "line_plot",
     "decision_boundary",

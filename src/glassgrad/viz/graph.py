@@ -197,11 +197,6 @@ class GraphIds:
         return f"{self.prefix}-out-{self._index[value]}"
 
 
-def graph_ids(root: Value, prefix: str) -> GraphIds:
-    """The element ids `draw_graph(root, id_prefix=prefix)` uses, without drawing anything."""
-    return GraphIds(root, prefix)
-
-
 class GraphFigure(HtmlFragment):
     """The fragment `draw_graph` returns: the markup `html` plus `ids`, the `GraphIds` of its elements."""
 
