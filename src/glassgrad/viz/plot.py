@@ -24,27 +24,9 @@ from glassgrad.viz.html import HtmlFragment, escape
 
 __all__ = ["Marker", "Series", "boundary_figure", "decision_boundary", "line_figure", "line_plot", "to_html"]
 
-SERIES_COLOURS: tuple[tuple[str, str], ...] = (  # (light, dark): Okabe-Ito hues, lightened for the dark palette
-    ("#0072b2", "#6cb8ec"),
-    ("#d55e00", "#ff9a5c"),
-    ("#009e73", "#41d3a5"),
-    ("#cc79a7", "#eba6cf"),
-    ("#8a6d00", "#f0c45a"),
-    ("#5d5d5d", "#c8c8c8"),
-)
-
+# Okabe-Ito hues; each becomes var(--gg-plot-series-i) in the SVG (light and dark values in glassgrad.css).
+SERIES_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#8a6d00", "#5d5d5d")
 _INK, _GRID = "#010203", "#b1b2b3"  # drawn with these, then swapped for the page's colours
-# Inline, so that a theme's rules for figures (centred, shrink-wrapped, italic captions) never apply.
-_FIGURE = "display:block;width:100%;max-width:100%;margin:1em 0"
-_CAPTION = "max-width:none;margin:.4em 0 0;font-style:normal;text-align:left"
-_DARK = '[data-md-color-scheme="slate"] .gg-plot,[data-jp-theme-light="false"] .gg-plot'
-_STYLE = (
-    "<style>.gg-plot{--gg-plot-grid:#d8d8d8;"
-    + "".join(f"--gg-plot-series-{i}:{light};" for i, (light, _) in enumerate(SERIES_COLOURS))
-    + "}" + _DARK + "{--gg-plot-grid:#4a4f5c;"
-    + "".join(f"--gg-plot-series-{i}:{dark};" for i, (_, dark) in enumerate(SERIES_COLOURS))
-    + "}</style>"
-)
 
 
 @dataclass(frozen=True)
@@ -130,7 +112,7 @@ def line_figure(
     for slot, one in enumerate(series):
         xs = [float(x) for x, _ in one.points]
         ys = [float(y) for _, y in one.points]
-        colour = SERIES_COLOURS[slot % len(SERIES_COLOURS)][0]
+        colour = SERIES_COLOURS[slot % len(SERIES_COLOURS)]
         axes.plot(
             xs, ys, label=one.name, color=colour, linewidth=1.8 if one.line else 0,
             linestyle=("--" if one.dashed else "-") if one.line else "none",
@@ -198,7 +180,7 @@ def boundary_figure(
     grid_x = [min(xs) - pad_x + (max(xs) - min(xs) + 2 * pad_x) * i / (resolution - 1) for i in range(resolution)]
     grid_y = [min(ys) - pad_y + (max(ys) - min(ys) + 2 * pad_y) * j / (resolution - 1) for j in range(resolution)]
     scores = [[score(x, y) for x in grid_x] for y in grid_y]
-    negative, positive = SERIES_COLOURS[0][0], SERIES_COLOURS[1][0]
+    negative, positive = SERIES_COLOURS[:2]
     figure = _figure(height=4.2)
     axes = figure.axes[0]
     axes.grid(False)
@@ -210,7 +192,7 @@ def boundary_figure(
     for slot, (label, name, marker) in enumerate(((-1, class_names[0], "o"), (1, class_names[1], "s"))):
         chosen = [p for p, lab in zip(points, labels) if lab == label]
         axes.plot([p[0] for p in chosen], [p[1] for p in chosen], linestyle="none", marker=marker,
-                  markersize=5, color=SERIES_COLOURS[slot][0], label=name)
+                  markersize=5, color=SERIES_COLOURS[slot], label=name)
     misclassified = [point for point, label in zip(points, labels) if not score(*point) * label > 0]
     if misclassified:
         axes.plot([p[0] for p in misclassified], [p[1] for p in misclassified], linestyle="none", marker="o",
@@ -257,9 +239,9 @@ def to_html(figure) -> HtmlFragment:
     svg = re.sub(r'(<svg[^>]*?) width="[^"]*" height="[^"]*"', r'\1 style="width:100%;height:auto"', svg, count=1)
     title = figure.axes[0].get_title()
     svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(title or "plot")}" ', 1)
-    svg = svg.replace(_INK, "currentColor").replace(_GRID, "var(--gg-plot-grid)")
-    for slot, (light, _) in enumerate(SERIES_COLOURS):
-        svg = svg.replace(light, f"var(--gg-plot-series-{slot})")
+    svg = svg.replace(_INK, "currentColor").replace(_GRID, "var(--gg-plot-grid, #d8d8d8)")
+    for slot, colour in enumerate(SERIES_COLOURS):
+        svg = svg.replace(colour, f"var(--gg-plot-series-{slot}, {colour})")  # the light colour without the stylesheet
     svg = re.sub(r"font-family:[^;\"]*", "font-family:inherit", svg)
     # matplotlib names every group (figure_1, line2d_3, ...): ids that two plots on a page would share.
     svg = re.sub(r' id="(?![pm][0-9a-f]{10}")[^"]*"', "", svg)
@@ -267,5 +249,5 @@ def to_html(figure) -> HtmlFragment:
     prefix = hashlib.sha1(svg.encode()).hexdigest()[:8]
     svg = re.sub(r'(id="|#)([pm][0-9a-f]{10})\b', rf"\1gg{prefix}-\2", svg)
     note = getattr(figure, "glassgrad_note", None)
-    caption = f'<figcaption style="{_CAPTION}">{escape(note)}</figcaption>' if note else ""
-    return HtmlFragment(f'<figure class="gg gg-plot" style="{_FIGURE}">{_STYLE}{svg}{caption}</figure>')
+    caption = f"<figcaption>{escape(note)}</figcaption>" if note else ""
+    return HtmlFragment(f'<figure class="gg gg-plot">{svg}{caption}</figure>')
