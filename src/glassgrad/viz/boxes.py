@@ -18,11 +18,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-from glassgrad.viz.graph import TEXT_CLASSES, digraph, figure_html, render_svg, svg_cleanup
+from glassgrad.viz.graph import COLOURS, digraph, figure_html, render_svg, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, escape
 
-_COLOURS = {css.removeprefix("gg-t-"): colour for colour, css in TEXT_CLASSES.items()}
-ROLES = tuple(_COLOURS)
+ROLES = ("grad", "local", "data", "label", "value")
 """Text roles a box line may take (``label``, ``data``, ``local``, ``grad``, ``value``): each is a palette colour."""
 
 
@@ -53,10 +52,10 @@ def _box_label(lines: Sequence[tuple[str, str]]) -> str:
     """Graphviz HTML-like label: one escaped row per line, the first in bold."""
     rows = []
     for number, (text, role) in enumerate(lines):
-        if role not in _COLOURS:
+        if role not in ROLES:
             raise ValueError(f"unknown text role {role!r}; use one of {', '.join(ROLES)}")
         body = f"<B>{escape(text)}</B>" if number == 0 else escape(text)
-        rows.append(f'<TR><TD><FONT COLOR="{_COLOURS[role]}">{body}</FONT></TD></TR>')
+        rows.append(f'<TR><TD><FONT COLOR="{COLOURS[role]}">{body}</FONT></TD></TR>')
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{"".join(rows)}</TABLE>>'
 
 
@@ -112,7 +111,7 @@ def draw_boxes(
     for number, arrow in enumerate(arrows):
         arrow_id = f"{id_prefix}-arrow-{number}"
         extra = {"dir": "back"} if arrowheads_back else {}
-        label = f'<<FONT COLOR="{_COLOURS["local"]}">{escape(arrow.label)}</FONT>>' if arrow.label else ""
+        label = f'<<FONT COLOR="{COLOURS["local"]}">{escape(arrow.label)}</FONT>>' if arrow.label else ""
         dot.edge(f"{id_prefix}-box-{arrow.source}", f"{id_prefix}-box-{arrow.target}", label=label, id=arrow_id, **extra)
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 

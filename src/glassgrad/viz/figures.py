@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from glassgrad.viz.graph import (
-    TEXT_CLASSES, Value, check_prefix, chips, digraph, figure_html, fingerprint, names, render_svg, svg_cleanup, walk,
+    COLOURS, Value, check_prefix, chips, digraph, figure_html, fingerprint, names, render_svg, svg_cleanup, walk,
 )
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
-_GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
+_GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
 
 
 def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None) -> HtmlFragment:

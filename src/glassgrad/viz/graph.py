@@ -108,29 +108,15 @@ def figure_html(
 
 FONT = "Helvetica,Arial,sans-serif"
 
-# Graphviz writes these colours as `fill` on <text>; `_svg_cleanup` turns each into a class
-# so CSS can recolour it per palette (the colours themselves are the light-palette fallback).
-TEXT_CLASSES = {
-    "#0f766e": "gg-t-grad",
-    "#1d4ed8": "gg-t-local",
-    "#64748b": "gg-t-data",
-    "#111827": "gg-t-label",
-    "#1f2937": "gg-t-value",
+# The colours Graphviz draws with, by role. `svg_cleanup` gives each text, fill and stroke in one of them the
+# class ``gg-t-{role}``, ``gg-f-{role}`` or ``gg-s-{role}``, which the stylesheet maps to the palette's colour
+# (the colours themselves are the light palette's fallback).
+COLOURS = {
+    "grad": "#0f766e", "local": "#1d4ed8", "data": "#64748b", "label": "#111827", "value": "#1f2937",
+    "box": "#f8fafc", "op": "#eef2ff", "edge": "#94a3b8",
 }
-_GRAD, _LOCAL, _DIM, _INK, _NUMBER = TEXT_CLASSES
-
-# The same idea for shapes: a Graphviz fill or stroke in one of these colours gets the class
-# ``gg-f-{role}`` or ``gg-s-{role}``, which the stylesheet maps to the palette's colour.
-SHAPE_ROLES = {
-    "#0f766e": "grad",
-    "#1d4ed8": "local",
-    "#64748b": "line",
-    "#111827": "ink",
-    "#1f2937": "ink",
-    "#f8fafc": "box",
-    "#eef2ff": "op",
-    "#94a3b8": "edge",
-}
+_GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
+_ROLE = {colour: role for role, colour in COLOURS.items()}
 
 DEFAULT_MIN_WIDTH = 640  # CSS pixels: a graph fits a desktop column; a phone scrolls sideways
 HIDDEN = "—"  # a value box's grad when ``show_grad=False``
@@ -278,16 +264,16 @@ def svg_cleanup(
     svg = svg[: match.start()] + "<svg" + svg[match.end() :]
 
     def text_class(m: re.Match[str]) -> str:
-        css_class = TEXT_CLASSES.get(m.group(2).lower())
-        return f'<text class="{css_class}"{m.group(1)}fill="{m.group(2)}"' if css_class else m.group(0)
+        role = _ROLE.get(m.group(2).lower())
+        return f'<text class="gg-t-{role}"{m.group(1)}fill="{m.group(2)}"' if role else m.group(0)
 
     svg = re.sub(r'<text( [^>]*?)fill="(#[0-9a-fA-F]{6})"', text_class, svg)
 
     def shape_class(m: re.Match[str]) -> str:
         roles = [
-            f"gg-{kind or 's'}-{SHAPE_ROLES[colour.lower()]}"
+            f"gg-{kind or 's'}-{_ROLE[colour.lower()]}"
             for kind, colour in re.findall(r' (?:(f)ill|(?:s)troke)="(#[0-9a-fA-F]{6})"', m.group(2))
-            if colour.lower() in SHAPE_ROLES
+            if colour.lower() in _ROLE
         ]
         return f'<{m.group(1)} class="{" ".join(roles)}"{m.group(2)}' if roles else m.group(0)
 
