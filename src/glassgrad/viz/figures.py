@@ -171,24 +171,17 @@ def show_order_walk(root: Value) -> HtmlFragment:
     walk(root, events)
     shown = names(root)
     lines = []
-    i = 0
-    while i < len(events):
-        kind, node, depth = events[i]
-        indent = "  " * depth
-        name = escape(shown[node])
-        if kind == "enter" and not node.parents:
-            lines.append(
-                f"{indent}visit({name}) → {name} has no parents → <span class=\"gg-append\">append {name}</span>"
-            )
-            i += 2  # the leaf's own append event follows at once
-            continue
-        if kind == "enter":
-            lines.append(f"{indent}visit({name}):")
-        elif kind == "skip":
+    for kind, node, depth in events:
+        indent, name = "  " * depth, escape(shown[node])
+        if kind == "skip":
             lines.append(f'{indent}<span class="gg-skip">{name} is already in the order → skip</span>')
+        elif not node.parents:  # a leaf: its visit and its append (the next event) on one line
+            if kind == "enter":
+                lines.append(f'{indent}visit({name}) → {name} has no parents → <span class="gg-append">append {name}</span>')
+        elif kind == "enter":
+            lines.append(f"{indent}visit({name}):")
         else:
             count = len(node.parents)
             ready = {1: "its parent is", 2: "both parents are"}.get(count, f"all {count} parents are")
-            lines.append(f"{indent}  {ready} in the order → <span class=\"gg-append\">append {name}</span>")
-        i += 1
+            lines.append(f'{indent}  {ready} in the order → <span class="gg-append">append {name}</span>')
     return HtmlFragment(f'<pre class="gg gg-walk" data-gg-events="{len(events)}">' + "\n".join(lines) + "</pre>")
