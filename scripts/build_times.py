@@ -1,13 +1,9 @@
 """The author's loop, timed: a cold `make build`, and `make serve` from a saved file to the new page.
 
-Works on a copy of the repository (tracked and untracked files, no .venv or caches), so nothing of
-yours is edited, and runs the commands the Makefile runs (`make -n build`, `make -n serve`, with this
-interpreter). Reports, in seconds: the cold build (no notebook cache: the notebook runs); the largest
-chapter page saved until the served page shows it (target 5 s); a docstring in src/glassgrad saved
-until the API reference shows it.
-
-Usage: ``python scripts/build_times.py [--edits N]``. A measurement, not a test: it exits non-zero
-only if the build fails or a change never appears.
+Runs the Makefile's commands (`make -n build`, `make -n serve`) on a copy of the repository, so nothing
+of yours is edited. Reports, in seconds: the cold build (the notebook runs); the largest chapter page
+saved until the served page shows it (target 5 s); a docstring in src/glassgrad saved until the API
+reference shows it. A measurement, not a test: it fails only if the build fails or a change never shows.
 """
 
 from __future__ import annotations

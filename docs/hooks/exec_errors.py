@@ -2,10 +2,9 @@
 
 markdown-exec logs a failed block as a warning, which fails a build only under ``--strict`` and not with
 ``-q``. So this hook follows the blocks through markdown-exec's public API: ``patch_loggers`` reports each
-failure, and each formatter is wrapped to number the page's blocks, to give the page's sessions a name of
-their own in every build (no page sees another's variables, nor the previous build's under ``mkdocs serve``)
-and to frame a failure on the page. Every command but ``serve`` then stops with a PluginError naming the
-page, the block and the exception, with the block's traceback.
+failure; each formatter is wrapped to number the page's blocks, to name the page's sessions afresh in every
+build (no page sees another's variables, nor the previous build's) and to frame a failure on the page.
+Every command but ``serve`` then stops with a PluginError naming the page, the block and the exception.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """MkDocs hook: the tutorial notebook, generated from the chapter pages before each build.
 
-Each ``docs/chapters/*.md`` page, in order, becomes Markdown cells (its prose) and code cells (its
-executed Python blocks, ``--8<--`` includes expanded as mkdocs.yml configures pymdownx.snippets), so the
-notebook has no code of its own. mkdocs-jupyter runs it and caches the page by the notebook's bytes,
-which carry a digest of the glassgrad sources it imports. On the page, the hook adds the download link,
-hands the notebook's TeX to ``docs/hooks/mathml.py`` and drops nbconvert's MathJax and Mermaid loaders
-(CDN scripts the page does not need).
+Each ``docs/chapters/*.md`` page becomes Markdown cells (its prose) and code cells (its executed Python
+blocks, ``--8<--`` includes expanded), so the notebook has no code of its own. mkdocs-jupyter runs it and
+caches the page by the notebook's bytes, which carry a digest of the glassgrad sources. On the page, the
+hook adds the download link, hands the TeX to ``docs/hooks/mathml.py`` and drops nbconvert's CDN loaders.
 """
 
 from __future__ import annotations
@@ -107,14 +105,9 @@ def page_link(match: re.Match[str], page_url: str, site_url: str) -> str:
 
 
 def chapter_cells(text: str, expand: Callable[[str], str], *, page_url: str = "", site_url: str = "/") -> list[nbformat.NotebookNode]:
-    """The cells of one chapter page: prose as Markdown cells (split before each heading, one level
-    lower than on the page), each executed Python block as a code cell.
-
-    Args:
-        text: the page's Markdown.
-        expand: expands the page's ``--8<--`` includes (pymdownx.snippets, see `snippet_expander`).
-        page_url: the page's path in the site (``chapters/1-pytorch.md``), to resolve its links.
-        site_url: the site's address, for links to other pages.
+    """The cells of one chapter page (its Markdown `text`): prose as Markdown cells (split before each
+    heading, one level lower than on the page), each executed Python block as a code cell. `expand`
+    expands its ``--8<--`` includes; links are resolved from `page_url` into addresses on `site_url`.
     """
     cells: list[nbformat.NotebookNode] = []
     prose: list[str] = []  # lines of Markdown since the last cell

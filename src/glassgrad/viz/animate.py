@@ -21,8 +21,7 @@ from glassgrad.viz.cards import show_backward_steps, step_card
 from glassgrad.viz.graph import HIDDEN, GraphIds, Value, chips, draw_graph, graph_fingerprint, walk
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
 
-SPEEDS = (0.5, 1.0, 2.0, 4.0)
-"""Playback speeds offered by the speed menu (1 = one step every 1.2 s)."""
+SPEEDS = (0.5, 1.0, 2.0, 4.0)  # the speed menu (1 = one step every 1.2 s)
 
 # Characters that could end the <script> element or break a JavaScript parser, as JSON escapes.
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -209,11 +208,9 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
                      id_prefix: str | None = None) -> PlayerFragment:
     """A player replaying one backward pass on the graph of `root`, edge by edge.
 
-    The grads start empty ("—"), are cleared to 0 with the root seeded to 1, then each step
-    highlights its edge, shows its trace card (upstream × local = contribution, before → after)
-    and moves the parent's grad in the graph. The complete trace (`show_backward_steps`) sits
-    under the graph; a card and its edge highlight each other under the pointer or focus.
-    `title`, `min_width` and `id_prefix` are as for `animate_order`.
+    The grads start empty ("—"), are cleared to 0 with the root seeded to 1, then each step highlights
+    its edge, shows its trace card and moves the parent's grad in the graph. Under the graph, the whole
+    trace (`show_backward_steps`). `title`, `min_width` and `id_prefix` are as for `animate_order`.
 
     Args:
         root: the loss; its graph is drawn with the gradients as they are after `steps`.
