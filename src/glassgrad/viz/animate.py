@@ -190,7 +190,6 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
     figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix)
     ids = figure.ids
     names = [caption(node, i) for i, node in enumerate(ids.order)]
-
     lists = (
         '<div class="gg-order">'
         '<div class="gg-order-row gg-js" hidden><span class="gg-order-name">Open visits:</span>'

@@ -147,7 +147,8 @@ def fingerprint(kind: str, parts: Sequence[str]) -> str:
 
 
 class GraphIds:
-    """The id of every element of the figure of `root`'s graph with id prefix `prefix` (see the module docstring).
+    """The id of every element of the figure of `root`'s graph with id prefix `prefix` (see the module docstring);
+    `order` is ``walk(root)`` when the caller has it already.
 
     Raises:
         ValueError: if `prefix` is not a letter followed by letters, digits, ``_`` or ``-``.
@@ -155,9 +156,9 @@ class GraphIds:
 
     __slots__ = ("prefix", "order", "_index")
 
-    def __init__(self, root: Value, prefix: str) -> None:
+    def __init__(self, root: Value, prefix: str, order: Sequence[Value] | None = None) -> None:
         self.prefix = check_prefix(prefix)
-        self.order: list[Value] = walk(root)
+        self.order: list[Value] = walk(root) if order is None else list(order)
         self._index = {node: i for i, node in enumerate(self.order)}
 
     def index(self, value: Value) -> int:
@@ -338,7 +339,7 @@ def draw_graph(
             f"max_values={len(order)} to draw it anyway."
         )
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, f"{show_grad}|{min_width}|{caption_text!r}")
-    ids = GraphIds(root, prefix)
+    ids = GraphIds(root, prefix, order)
     index = ids._index
 
     dot = digraph()
