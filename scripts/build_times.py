@@ -39,9 +39,9 @@ def copy_project(destination: Path) -> None:
         (destination / ".cache" / "npm").symlink_to(REPO / ".cache" / "npm")
 
 
-def run_make(target: str, tree: Path, **popen: object) -> subprocess.Popen:
+def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: object) -> subprocess.Popen:
     """Start the mkdocs command `make TARGET` runs (from `make -n`) in `tree`, with this interpreter and the copy's `src`."""
-    dry = subprocess.run(["make", "-n", "-s", target, f"PY={shlex.quote(sys.executable)}", *popen.pop("variables", ())],
+    dry = subprocess.run(["make", "-n", "-s", target, f"PY={shlex.quote(sys.executable)}", *variables],
                          cwd=tree, check=True, capture_output=True, text=True).stdout
     (line,) = [line for line in dry.splitlines() if " mkdocs " in line]
     environment = {**os.environ, "PYTHONPATH": str(tree / "src"), "NO_MKDOCS_2_WARNING": "1"}
@@ -80,7 +80,7 @@ def serve_times(tree: Path, edits: int) -> tuple[float, list[float], float]:
     log = tree / "serve.log"
     start = time.perf_counter()
     with log.open("w", encoding="utf-8") as output:
-        server = run_make("serve", tree, variables=[f"HOST={host}"], stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        server = run_make("serve", tree, variables=(f"HOST={host}",), stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         first = wait_for(page, "</html>", start)
         original = chapter.read_text(encoding="utf-8")

@@ -18,8 +18,8 @@ from importlib import resources
 from typing import Any, Sequence
 
 from glassgrad.viz.cards import show_backward_steps, step_card
-from glassgrad.viz.graph import HIDDEN, GraphIds, Value, chips, draw_graph, graph_fingerprint, walk
-from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
+from glassgrad.viz.graph import HIDDEN, GraphIds, Value, chips, draw_graph, graph_fingerprint, names, walk
+from glassgrad.viz.html import HtmlFragment, escape, fmt
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)  # the speed menu (1 = one step every 1.2 s)
 
@@ -48,7 +48,7 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
     """A "Start" frame, one frame per event of `walk` from `root`, then "Reverse" (the backward schedule)."""
     events: list[Any] = []
     walk(root, events)
-    p, count, name = ids.prefix, len(ids.order), {node: caption(node, ids.index(node)) for node in ids.order}
+    p, count, name = ids.prefix, len(ids.order), names(root)
     path: list[Value] = []  # the open visits, outermost first
     order: list[Value] = []
     next_link: dict[Value, int] = defaultdict(int)  # per open visit, how many links the walk has followed
@@ -104,7 +104,7 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
 
 def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: bool = True) -> list[dict[str, Any]]:
     """Start (grads "—"), Seed (0, the root 1), then one frame per step of `backward(root)`'s log (and its trace card)."""
-    p, name = ids.prefix, {node: caption(node, ids.index(node)) for node in ids.order}
+    p, name = ids.prefix, names(root)
     grad = {node: f"{ids.node_id(node)}-grad" for node in ids.order}
 
     def rows(n: int) -> dict[str, list[str]]:  # trace card n is the current one, if the player shows the trace
@@ -189,15 +189,15 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(walk(root), False, f"order|{min_width}", "ggo")
     figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix)
     ids = figure.ids
-    names = [caption(node, i) for i, node in enumerate(ids.order)]
+    shown = list(names(root).values())
     lists = (
         '<div class="gg-order">'
         '<div class="gg-order-row gg-js" hidden><span class="gg-order-name">Open visits:</span>'
         f'<span class="gg-player-path" id="{prefix}-path"></span></div>'
         '<div class="gg-order-row gg-order-list"><span class="gg-order-name">Dependency-safe order:</span>'
-        f'{chips(names, f"{prefix}-order")}</div>'
+        f'{chips(shown, f"{prefix}-order")}</div>'
         '<div class="gg-order-row gg-schedule-list"><span class="gg-order-name">Backward schedule:</span>'
-        f'{chips(names[::-1], f"{prefix}-schedule")}</div></div>'
+        f'{chips(shown[::-1], f"{prefix}-schedule")}</div></div>'
     )
     return _player("order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', order_frames(root, ids))
 
