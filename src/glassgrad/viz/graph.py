@@ -14,7 +14,7 @@ figure's prefix ``p`` and ``i`` the position of a value in ``walk(root)``:
 | ``p-out-i`` | edge from ``p-op-i`` to ``p-node-i`` |
 
 Each ``<g>`` carries ``data-gg-*`` attributes (``index``, ``label``; on edges ``output``, ``parent``,
-``link`` and ``local``, the exact local grad). Texts have the classes ``gg-t-label``, ``gg-t-data``,
+``link`` and ``local``, the exact local grad; a marked edge also has the class ``gg-marked`` and ``data-gg-marked``). Texts have the classes ``gg-t-label``, ``gg-t-data``,
 ``gg-t-grad`` and ``gg-t-local``; colours are CSS variables, so the SVG follows the light and dark palettes.
 """
 
@@ -113,7 +113,7 @@ FONT = "Helvetica,Arial,sans-serif"
 # (the colours themselves are the light palette's fallback).
 COLOURS = {
     "grad": "#0f766e", "local": "#1d4ed8", "data": "#64748b", "label": "#111827", "value": "#1f2937",
-    "box": "#f8fafc", "op": "#eef2ff", "edge": "#94a3b8",
+    "box": "#f8fafc", "op": "#eef2ff", "edge": "#94a3b8", "bad": "#b91c1c",
 }
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
 _ROLE = {colour: role for role, colour in COLOURS.items()}
@@ -233,11 +233,14 @@ def _value_label(value: Value, index: int, show_grad: bool) -> str:
     )
 
 
-def _local_label(output: Value, parent: Value, local_grad: float, index: dict[Value, int]) -> str:
-    """Edge label ``∂m/∂w = 3`` as a Graphviz HTML-like label."""
+def _local_label(output: Value, parent: Value, local_grad: float, index: dict[Value, int], marked: bool = False) -> str:
+    """Edge label ``∂m/∂w = 3`` as a Graphviz HTML-like label (``✗ ∂m/∂w = 3``, bold, for a marked edge)."""
     out_name = escape(_short(caption(output, index[output])))
     parent_name = escape(_short(caption(parent, index[parent])))
-    return f'<<FONT COLOR="{_LOCAL}">∂{out_name}/∂{parent_name} = {escape(fmt(local_grad))}</FONT>>'
+    text = f"∂{out_name}/∂{parent_name} = {escape(fmt(local_grad))}"
+    if marked:
+        return f'<<FONT COLOR="{COLOURS["bad"]}"><B>✗ {text}</B></FONT>>'
+    return f'<<FONT COLOR="{_LOCAL}">{text}</FONT>>'
 
 
 def _data_attrs(attrs: dict[str, object]) -> str:
@@ -309,6 +312,7 @@ def draw_graph(
     id_prefix: str | None = None,
     caption_text: str | None = None,
     max_values: int = MAX_VALUES,
+    marked: Sequence[tuple[Value, int]] = (),
 ) -> GraphFigure:
     """Draw the graph that produced `root`, left to right, as inline SVG in a sideways-scrolling box.
 
@@ -324,12 +328,15 @@ def draw_graph(
             bytes in every build and different graphs on a page get different ids.
         caption_text: an optional ``<figcaption>``.
         max_values: the most values it draws.
+        marked: edges to mark as wrong, as ``(output, k)`` pairs for ``output.parents[k]``: drawn thick in the
+            palette's "bad" colour, their label prefixed with ✗ (so colour is not the only cue).
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
 
     Raises:
         ValueError: if the graph has more than `max_values` values (the message says how to draw it anyway).
+        KeyError, IndexError: if a marked edge is not in the graph.
     """
     order = walk(root)
     if len(order) > max_values:
@@ -338,9 +345,14 @@ def draw_graph(
             f"max_values={max_values:,}; Graphviz would take long to lay it out. Draw a smaller part, or pass "
             f"max_values={len(order)} to draw it anyway."
         )
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, f"{show_grad}|{min_width}|{caption_text!r}")
+    position = {node: i for i, node in enumerate(order)}
+    marks = sorted({(position[output], k) for output, k in marked})  # KeyError: an output not in this graph
+    head = f"{show_grad}|{min_width}|{caption_text!r}" + (f"|marked {marks}" if marks else "")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, head)
     ids = GraphIds(root, prefix, order)
     index = ids._index
+    for output, k in marked:
+        ids.edge_id(output, k)  # IndexError: no such link
 
     dot = digraph()
     element_attrs: dict[str, dict[str, object]] = {}
@@ -362,19 +374,24 @@ def draw_graph(
         element_attrs[op_id] = {"index": i, "label": caption(node, i), "role": "op", "op": node.op}
         for k, link in enumerate(node.parents):
             edge_id = ids.edge_id(node, k)
+            is_marked = (i, k) in marks
+            style = {"color": COLOURS["bad"], "penwidth": "2.4", "class": "gg-link gg-marked"} if is_marked else {"class": "gg-link"}
             dot.edge(
-                ids.node_id(link.value), op_id, label=_local_label(node, link.value, link.local_grad, index),
-                id=edge_id, **{"class": "gg-link"},
+                ids.node_id(link.value), op_id, label=_local_label(node, link.value, link.local_grad, index, is_marked),
+                id=edge_id, **style,
             )
             element_attrs[edge_id] = {
                 "output": i, "parent": index[link.value], "link": k,
-                "local": repr(link.local_grad), "role": "link",
+                "local": repr(link.local_grad), "role": "link", **({"marked": "wrong"} if is_marked else {}),
             }
         out_id = ids.out_id(node)
         dot.edge(op_id, node_id, id=out_id, **{"class": "gg-out"})
         element_attrs[out_id] = {"output": i, "role": "out"}
 
     title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
+    for output, k in marked:
+        parent = output.parents[k].value
+        title += f"; marked wrong: the edge ∂{caption(output, index[output])}/∂{caption(parent, index[parent])}"
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
     svg = re.sub(r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S)
     narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)

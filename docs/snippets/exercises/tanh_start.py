@@ -1,0 +1,10 @@
+import math
+
+from glassgrad.scratch import ParentLink, Value
+
+
+def tanh(u, label=""):
+    t = math.tanh(u.data)
+    return Value(t, label,
+                 parents=(ParentLink(u, 0.0),),   # ∂t/∂u = ?  (write it with t)
+                 op="tanh")

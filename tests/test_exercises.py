@@ -1,0 +1,201 @@
+"""The exercises' checker (glassgrad.exercises) on the page's own solutions and on wrong answers.
+
+Each solution is the file the Exercises page shows; each wrong answer is that file with one
+change a reader might make. The checker must pass the first and name the wrong edge of the
+second, with the expected derivative PyTorch (float64) computes at the inputs it tried.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from glassgrad.exercises import EXERCISES, check, check_program
+
+SNIPPETS = REPO / "docs" / "snippets" / "exercises"
+
+
+def source(name: str, kind: str = "") -> str:
+    """The page's solution (or, with kind="_start", starting code) of exercise `name`."""
+    return (SNIPPETS / f"{EXERCISES[name].defines}{kind}.py").read_text(encoding="utf-8")
+
+
+def broken(name: str, old: str, new: str) -> str:
+    """The solution with `old` replaced by `new` (exactly once: the change must exist)."""
+    text = source(name)
+    assert text.count(old) == 1, f"{old!r} not in the solution of {name}"
+    return text.replace(old, new)
+
+
+def torch_local(name: str, inputs: dict[str, float], operand: str) -> float:
+    """The local derivative of exercise `name`'s operation with respect to `operand`, by PyTorch float64."""
+    torch = pytest.importorskip("torch")
+    leaves = {key: torch.tensor(value, dtype=torch.float64, requires_grad=True) for key, value in inputs.items() if key != "k"}
+    formulas = {
+        "divide": lambda t: t["u"] / t["v"],
+        "tanh": lambda t: torch.tanh(t["u"]),
+        "power": lambda t: t["u"] ** inputs["k"],
+        "sigmoid": lambda t: torch.sigmoid(t["z"]),
+    }
+    formulas[name](leaves).backward()
+    return leaves[operand].grad.item()
+
+
+@pytest.mark.parametrize("name", list(EXERCISES))
+def test_each_solution_on_the_page_passes(name: str) -> None:
+    verdict = check_program(name, source(name))
+    assert verdict.passed, verdict.message
+    assert verdict.message.startswith("Passed")
+    assert verdict.figure() == ""  # nothing marked, nothing drawn
+
+
+@pytest.mark.parametrize("name", list(EXERCISES))
+def test_each_starting_code_does_not_pass(name: str) -> None:
+    verdict = check_program(name, source(name, "_start"))
+    assert not verdict.passed
+    assert "Passed" not in verdict.message
+
+
+WRONG_EDGES = [
+    # (exercise, change to the solution, the edge named, a phrase of the explanation)
+    ("divide", ("ParentLink(u, 1.0 / v.data),", "ParentLink(u, -u.data / (v.data * v.data)),"), "∂q/∂u", "swapped"),
+    ("divide", ("ParentLink(v, -u.data", "ParentLink(v, u.data"), "∂q/∂v", "sign is flipped"),
+    ("tanh", ("1.0 - t * t", "1.0 - u.data * u.data"), "∂t/∂u", "1 - t²"),
+    ("power", ("k * u.data ** (k - 1)", "k * u.data ** k"), "∂p/∂u", "k · u ** (k - 1)"),
+    ("sigmoid", ("s * (1.0 - s)", "s * s"), "∂s/∂z", "s · (1 - s)"),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "edge", "phrase"), WRONG_EDGES, ids=[f"{w[0]}-{w[1][1]}" for w in WRONG_EDGES])
+def test_a_wrong_local_derivative_is_named_with_pytorchs_value(name: str, change: tuple[str, str], edge: str, phrase: str) -> None:
+    verdict = check_program(name, broken(name, *change))
+    assert not verdict.passed
+    assert verdict.message.startswith(f"The edge {edge} is wrong at ")
+    assert phrase in verdict.message
+    assert verdict.inputs is not None and verdict.operand is not None
+    assert verdict.expected == pytest.approx(torch_local(name, verdict.inputs, verdict.operand), rel=1e-12, abs=1e-15)
+    assert f"holds {verdict.given:.6g}" in verdict.message
+    # The figure marks that edge, and only it, in the "bad" colour with a ✗.
+    figure = verdict.figure("ggtest")
+    marked = re.findall(r'<g id="ggtest-edge-(\d+)-(\d+)" class="edge gg-link gg-marked"', figure)
+    output, k = verdict.marked[0]
+    assert marked == [(str(len(verdict.graph.parents)), str(k))]  # the output comes after its operands
+    assert f"✗ {edge} = " in figure
+    assert figure.count('data-gg-marked="wrong"') == 1
+
+
+def test_the_buggy_sigmoid_points_at_the_sigma_edge() -> None:
+    verdict = check_program("sigmoid", source("sigmoid", "_start"))
+    assert verdict.message.splitlines()[0].startswith("The edge ∂s/∂z is wrong")
+    z = verdict.inputs["z"]
+    s = torch_sigmoid(z)
+    assert verdict.given == pytest.approx(s * s, rel=1e-12)
+    assert verdict.graph.op == "σ" and verdict.marked == [(verdict.graph, 0)]
+
+
+def torch_sigmoid(z: float) -> float:
+    torch = pytest.importorskip("torch")
+    return torch.sigmoid(torch.tensor(z, dtype=torch.float64)).item()
+
+
+def test_operands_linked_in_the_wrong_order_are_named() -> None:
+    verdict = check_program("divide", broken("divide", "ParentLink(u, 1.0 / v.data),", "ParentLink(v, 1.0 / v.data),"))
+    assert verdict.message.startswith("q.parents[0] points to v; it should point to u")
+
+
+def test_a_wrong_value_is_named_before_any_derivative() -> None:
+    verdict = check_program("divide", broken("divide", "q = u.data / v.data", "q = v.data / u.data"))
+    assert verdict.message.startswith("The value is wrong at u = ")
+    assert verdict.expected == pytest.approx(verdict.inputs["u"] / verdict.inputs["v"], rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("order", "message"),
+    [
+        ("[L, q, b, p, a, x]", "L is at position 0, before its parent p."),  # backward's order, not the forward one
+        ("[x, a, p, q, b, L]", "q is at position 3, before its parent b."),
+        ("[x, a, p, b, L]", "order is missing q: list all 6 Values of the graph."),
+        ("[x, a, x, p, b, q, L]", "x appears twice in order (positions 0 and 2): list each Value once."),
+    ],
+)
+def test_a_wrong_order_names_the_first_node_placed_before_a_parent(order: str, message: str) -> None:
+    verdict = check_program("order", broken("order", "[x, a, p, b, q, L]", order))
+    assert not verdict.passed
+    assert verdict.message.startswith(message)
+    if "before its parent" in message:
+        node, parent = re.match(r"(\w+) is at position \d+, before its parent (\w+)", message).groups()
+        (output, k), = verdict.marked
+        assert (output.label, output.parents[k].value.label) == (node, parent)
+        assert f"✗ ∂{node}/∂{parent} = " in verdict.figure("ggorder")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        # Overwriting instead of adding: w * w keeps one of its two contributions.
+        ("link.value.grad += contribution", "link.value.grad = contribution", "was lost. Add each contribution to .grad (+=)."),
+        # Forward order: every output is visited before its gradient is known.
+        ("for output in reversed(safe_order):", "for output in safe_order:", "No contribution reached b."),
+        ("link.value.grad += contribution", "link.value.grad -= contribution", "The sign is flipped"),
+        ("    root.grad = 1.0\n", "", "The root's gradient is dL/dL = 1"),
+    ],
+    ids=["missing-accumulation", "wrong-order", "wrong-sign", "no-seed"],
+)
+def test_a_wrong_backward_names_the_lost_contribution(old: str, new: str, message: str) -> None:
+    verdict = check_program("backward", broken("backward", old, new))
+    assert not verdict.passed
+    assert message in verdict.message
+    assert verdict.show_grad  # the figure shows the reader's gradients
+
+
+def test_the_lost_contribution_of_w_times_w_is_pytorchs_half() -> None:
+    torch = pytest.importorskip("torch")
+    verdict = check_program("backward", broken("backward", "link.value.grad += contribution", "link.value.grad = contribution"))
+    w_value = verdict.graph.parents[0].value.data
+    w = torch.tensor(w_value, dtype=torch.float64, requires_grad=True)
+    (w * w).backward()
+    assert verdict.message.startswith(f"On w * w, w.grad is {w.grad.item() / 2:.6g}; it should be {w.grad.item():.6g}.")
+    assert verdict.marked == [(verdict.graph, 0)]
+    assert "✗ ∂L/∂w = " in verdict.figure("ggww")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("new_w = w - lr * wv.grad", "new_w = w + lr * wv.grad", "a step up the gradient"),
+        ("new_b = b - lr * bv.grad", "new_b = b - bv.grad", "forgot the learning rate"),
+    ],
+)
+def test_a_wrong_training_step_says_which_weight(old: str, new: str, message: str) -> None:
+    torch = pytest.importorskip("torch")
+    verdict = check_program("train-step", broken("train-step", old, new))
+    assert not verdict.passed and message in verdict.message
+    n = verdict.inputs
+    w, b = (torch.tensor(n[key], dtype=torch.float64, requires_grad=True) for key in "wb")
+    ((torch.sigmoid(w * n["x"] + b) - n["y"]) ** 2).backward()
+    leaf = {"w": w, "b": b}[verdict.operand]
+    assert verdict.expected == pytest.approx(leaf.item() - n["lr"] * leaf.grad.item(), rel=1e-12)
+
+
+def test_errors_in_the_readers_code_are_named_with_their_line() -> None:
+    syntax = check_program("divide", "def divide(u, v, label=''):\n    return (\n")
+    assert syntax.message.startswith("Syntax error on line")
+    missing = check_program("divide", "x = 1\n")
+    assert missing.message == "The program defines no divide: keep the name divide from the starting code."
+    raising = check_program("power", broken("power", "k * u.data ** (k - 1)", "k * u.data ** k / u.data"))
+    assert raising.message.startswith("While checking power(u, k) at u = 0, k = 2:\nZeroDivisionError on line 8")
+    assert "8 | parents=(ParentLink(u, k * u.data ** k / u.data),)," in raising.message
+
+
+def test_the_same_seed_gives_the_same_inputs_and_another_seed_others() -> None:
+    wrong = broken("tanh", "1.0 - t * t", "1.0 - t")
+    assert check_program("tanh", wrong, seed=1).message == check_program("tanh", wrong, seed=1).message
+    assert check_program("tanh", wrong, seed=1).inputs != check_program("tanh", wrong, seed=2).inputs
+
+
+def test_an_unknown_exercise_lists_the_exercises() -> None:
+    with pytest.raises(KeyError, match="divide, tanh, power"):
+        check("nope", {})
