@@ -89,6 +89,11 @@ class Verdict:
             return ""
 
 
+    def as_dict(self, id_prefix: str | None = None) -> dict[str, Any]:
+        """``{"passed", "message", "figure"}``: what the page shows (the figure's ids start with `id_prefix`)."""
+        return {"passed": self.passed, "message": self.message, "figure": self.figure(id_prefix)}
+
+
 class ReaderError(Exception):
     """An exception raised by the reader's code while the checker called it, with what was being done."""
 

@@ -3,8 +3,8 @@ import math
 from glassgrad.scratch import ParentLink, Value
 
 
-def sigmoid(u, label=""):
-    s = 1.0 / (1.0 + math.exp(-u.data))
+def sigmoid(z, label=""):
+    s = 1.0 / (1.0 + math.exp(-z.data))
     return Value(s, label,
-                 parents=(ParentLink(u, s * s),),   # this local derivative has a bug
+                 parents=(ParentLink(z, s * s),),   # this local derivative has a bug
                  op="σ")
