@@ -5,6 +5,7 @@
 
 let ready = null;
 let runner = null;
+let checker = null;
 
 function say(type, fields) {
   self.postMessage(Object.assign({ type: type }, fields));
@@ -35,6 +36,12 @@ async function load(base) {
     "glassgrad.viz.graph.render_svg = playground_js.render_svg\n"
   );
   runner = pyodide.globals.get("playground_runner").run;
+  // The exercises page's Check: glassgrad.exercises on the reader's code, with the playground's error messages.
+  checker = pyodide.runPython(
+    "import glassgrad.exercises\n" +
+    "lambda name, code, prefix: glassgrad.exercises.check_program(\n" +
+    "    name, code, explain=playground_runner.explain, filename=playground_runner.FILENAME).as_dict(prefix)\n"
+  );
   say("ready", { seconds: (performance.now() - started) / 1000 });
 }
 
@@ -43,9 +50,11 @@ self.onmessage = async function (event) {
   try {
     if (!ready) ready = load(message.base);
     await ready;
-    if (message.type !== "run") return;
+    if (message.type !== "run" && message.type !== "check") return;
     say("running", {});
-    const proxy = runner(message.code, message.prefix);
+    const proxy = message.type === "check"
+      ? checker(message.exercise, message.code, message.prefix)
+      : runner(message.code, message.prefix);
     const result = proxy.toJs({ dict_converter: Object.fromEntries });
     proxy.destroy();
     say("result", { result: result });
