@@ -82,10 +82,20 @@
     };
   }
 
-  // HTML from the worker (the graph drawn by glassgrad.viz) goes through the playground's sanitizer.
+  // HTML from the worker (the graph drawn by glassgrad.viz) goes through the playground's sanitizer,
+  // DOMPurify, served by the site next to Pyodide and loaded with the first figure.
+  var purifier = null;
+  function sanitizer() {
+    if (!purifier) {
+      purifier = import(new URL("../assets/playground/dompurify/purify.es.mjs", scriptUrl).href)
+        .then(function (module) { return module.default; });
+    }
+    return purifier;
+  }
   function sanitized(markup) {
-    if (!markup || !window.DOMPurify) return null;
-    return window.DOMPurify.sanitize(markup, { USE_PROFILES: { html: true, svg: true }, RETURN_DOM_FRAGMENT: true });
+    return sanitizer().then(function (purify) {
+      return purify.sanitize(markup, { USE_PROFILES: { html: true, svg: true }, RETURN_DOM_FRAGMENT: true });
+    });
   }
 
   function setUpPage(page) {
@@ -164,9 +174,12 @@
             if (result.passed) { solved[name] = true; save(SOLVED_KEY, solved); showProgress(); }
           }
           output.appendChild(verdict);
-          var figure = sanitized(result.figure);
-          if (figure) output.appendChild(figure);
-          if (result.figure && !figure) output.appendChild(element("p", {}, "(The graph could not be shown safely here.)"));
+          if (!result.figure) return;
+          sanitized(result.figure).then(function (figure) {
+            if (output.firstChild === verdict) output.appendChild(figure);  // unless another check has begun
+          }, function () {
+            output.appendChild(element("p", {}, "(The graph could not be loaded.)"));
+          });
         },
       };
       boxes[name] = box;

@@ -467,12 +467,14 @@ def _line(error: BaseException, filename: str) -> int | None:
 def check_program(
     name: str, source: str, *, seed: int | None = 23,
     explain: Callable[[BaseException], str] | None = None, filename: str = FILENAME,
+    namespace: dict[str, Any] | None = None,
 ) -> Verdict:
     """Run the reader's program `source`, then `check` it; every error becomes a failed `Verdict`.
 
     `explain` turns an exception raised by the reader's code into a one-line message (the
     playground passes its own, which names the line); `filename` is the name the code is
-    compiled under, so that message can find the reader's lines.
+    compiled under, so that message can find the reader's lines. `namespace` receives the
+    program's globals (default: a new dict).
     """
     lines = source.splitlines()
 
@@ -489,7 +491,8 @@ def check_program(
         code = compile(source, filename, "exec")
     except SyntaxError as error:
         return Verdict(name, False, f"Syntax error on line {error.lineno}: {error.msg}.{quoted(error.lineno)}")
-    namespace: dict[str, Any] = {"__name__": "__exercise__"}
+    namespace = {} if namespace is None else namespace
+    namespace["__name__"] = "__exercise__"
     try:
         exec(code, namespace)
     except Exception as error:  # the reader's program: any error is reported, none escapes

@@ -9,4 +9,4 @@ def backward(root):
     for output in reversed(safe_order):   # output.grad is complete by now
         for link in output.parents:
             contribution = output.grad * link.local_grad
-            link.value.grad = contribution   # fix this line: what if two links point to one Value?
+            link.value.grad = contribution   # fix: two links may point to one Value
