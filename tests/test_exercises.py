@@ -136,7 +136,7 @@ def test_a_wrong_order_names_the_first_node_placed_before_a_parent(order: str, m
     ("old", "new", "message"),
     [
         # Overwriting instead of adding: w * w keeps one of its two contributions.
-        ("link.value.grad += contribution", "link.value.grad = contribution", "was lost. Add each contribution to .grad (+=)."),
+        ("link.value.grad += contribution", "link.value.grad = contribution", "was lost: add each contribution to .grad (+=)."),
         # Forward order: every output is visited before its gradient is known.
         ("for output in reversed(safe_order):", "for output in safe_order:", "No contribution reached b."),
         ("link.value.grad += contribution", "link.value.grad -= contribution", "The sign is flipped"),

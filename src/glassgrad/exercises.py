@@ -353,8 +353,10 @@ def _check_backward(fn: Any, exercise: str, seed: int | None) -> Verdict:
                 why = (f"\nNo contribution reached {_name(node)}. Does the loop visit every output before its parents "
                        "(the dependency-safe order, reversed)?")
             elif len(edges) > 1 and isinstance(given, (int, float)) and _close(expected - contribution, given):
-                why = (f"\n{_name(node)} gets a contribution from {len(edges)} edges; the one along the marked edge "
-                       f"∂{out_name}/∂{_name(node)} ({_num(contribution)}) was lost. Add each contribution to .grad (+=).")
+                upstream, local = output.grad, output.parents[k].local_grad
+                why = (f"\n{_name(node)} gets a contribution from each of {len(edges)} edges. The one along the marked edge "
+                       f"∂{out_name}/∂{_name(node)}, {_num(upstream)} × {_num(local)} = {_num(contribution)}, was lost: "
+                       "add each contribution to .grad (+=).")
             elif isinstance(given, (int, float)) and _close(given, -expected):
                 why = "\nThe sign is flipped: a contribution is upstream × local."
             else:
