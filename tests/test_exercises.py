@@ -199,3 +199,11 @@ def test_the_same_seed_gives_the_same_inputs_and_another_seed_others() -> None:
 def test_an_unknown_exercise_lists_the_exercises() -> None:
     with pytest.raises(KeyError, match="divide, tanh, power"):
         check("nope", {})
+
+
+def test_the_checker_imports_neither_torch_graphviz_nor_matplotlib() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, glassgrad.exercises; print(sorted({'torch', 'graphviz', 'matplotlib'} & set(sys.modules)))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"

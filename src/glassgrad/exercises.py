@@ -59,11 +59,11 @@ def _name(node: Any) -> str:
 
 @dataclass
 class Verdict:
-    """The checker's answer: `passed`, a `message` for the reader, and what to draw.
+    """The checker's answer for `exercise`: `passed`, a `message` for the reader, and what to draw.
 
     When an edge is wrong, `operand` names the operand it points to, `expected` and `given` are the
     local derivatives (or gradients), `inputs` the numbers the checker tried, `graph` is the root of the
-    small graph to draw and `marked` the ``(output, k)`` edges to mark.
+    small graph to draw and `marked` the ``(output, k)`` edges to mark; `show_grad` draws each ``.grad``.
     """
 
     exercise: str
@@ -78,7 +78,7 @@ class Verdict:
     inputs: dict[str, float] | None = None
 
     def figure(self, id_prefix: str | None = None) -> str:
-        """The graph with the wrong edge marked, as HTML (``""`` when there is nothing to draw)."""
+        """The graph with the wrong edge marked, as HTML whose ids start with `id_prefix` (``""`` when nothing is drawn)."""
         if self.graph is None:
             return ""
         from glassgrad.viz import draw_graph  # Graphviz only when a figure is asked for
@@ -95,7 +95,7 @@ class Verdict:
 
 
 class ReaderError(Exception):
-    """An exception raised by the reader's code while the checker called it, with what was being done."""
+    """The exception `error`, raised by the reader's code while the checker was `doing` something (a call, in words)."""
 
     def __init__(self, doing: str, error: BaseException) -> None:
         super().__init__(doing)
@@ -114,7 +114,7 @@ def _call(doing: str, fn: Callable[..., Any], *args: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class Operation:
+class _Operation:
     """An operation exercise: the reader defines ``function(*operands, *constants, label="")``."""
 
     function: str
@@ -129,7 +129,7 @@ class Operation:
     fixed: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = ()
 
 
-def _where(spec: Operation, operands: Sequence[float], constants: Sequence[float]) -> str:
+def _where(spec: _Operation, operands: Sequence[float], constants: Sequence[float]) -> str:
     names = (*spec.operands, *spec.constants)
     return ", ".join(f"{name} = {_num(x)}" for name, x in zip(names, (*operands, *constants)))
 
@@ -148,7 +148,7 @@ def _lift(fn: Callable[..., Any], constants: Sequence[float], count: int) -> Cal
     return lifted
 
 
-def _check_operation(spec: Operation, fn: Any, exercise: str, seed: int | None) -> Verdict:
+def _check_operation(spec: _Operation, fn: Any, exercise: str, seed: int | None) -> Verdict:
     from glassgrad.checks import gradcheck
 
     if not callable(fn):
@@ -233,25 +233,25 @@ def _sigmoid(z: float) -> float:
 
 
 OPERATIONS = {
-    "divide": Operation(
+    "divide": _Operation(
         "divide", ("u", "v"), "q", "u / v", lambda u, v: u / v,
         ("1 / v", "-u / v²"), lambda u, v: (1 / v, -u / (v * v)),
         lambda rng: ((_rounded(rng, -3, 3), _away_from_zero(rng)), ()),
     ),
-    "tanh": Operation(
+    "tanh": _Operation(
         "tanh", ("u",), "t", "tanh(u)", math.tanh,
         ("1 - t²",), lambda u: (1 - math.tanh(u) ** 2,),
         lambda rng: ((_rounded(rng, -2.5, 2.5),), ()),
         fixed=(((0.0,), ()),),
     ),
-    "power": Operation(
+    "power": _Operation(
         "power", ("u",), "p", "u ** k", lambda u, k: u**k,
         ("k · u ** (k - 1)",), lambda u, k: (k * u ** (k - 1),),
         lambda rng: ((_rounded(rng, 0.3, 3),), (rng.choice((2.0, 3.0, 0.5, -1.0, 1.5, -2.0)),)),
         constants=("k",),
         fixed=(((0.0,), (2.0,)), ((1.5,), (3.0,)), ((2.0,), (0.5,))),
     ),
-    "sigmoid": Operation(
+    "sigmoid": _Operation(
         "sigmoid", ("z",), "s", "σ(z) = 1 / (1 + exp(-z))", _sigmoid,
         ("s · (1 - s)",), lambda z: (_sigmoid(z) * (1 - _sigmoid(z)),),
         lambda rng: ((_rounded(rng, -4, 4),), ()),
@@ -471,12 +471,12 @@ def check_program(
     explain: Callable[[BaseException], str] | None = None, filename: str = FILENAME,
     namespace: dict[str, Any] | None = None,
 ) -> Verdict:
-    """Run the reader's program `source`, then `check` it; every error becomes a failed `Verdict`.
+    """Run the reader's program `source`, then `check` it for exercise `name`; every error becomes a failed `Verdict`.
 
     `explain` turns an exception raised by the reader's code into a one-line message (the
     playground passes its own, which names the line); `filename` is the name the code is
     compiled under, so that message can find the reader's lines. `namespace` receives the
-    program's globals (default: a new dict).
+    program's globals (default: a new dict). `seed` picks the random inputs, as for `check`.
     """
     lines = source.splitlines()
 
