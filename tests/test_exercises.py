@@ -49,7 +49,7 @@ def test_each_solution_on_the_page_passes(name: str) -> None:
     verdict = check_program(name, source(name))
     assert verdict.passed, verdict.message
     assert verdict.message.startswith("Passed")
-    assert verdict.figure() == ""  # nothing marked, nothing drawn
+    assert str(verdict.figure()) == ""  # nothing marked, nothing drawn
 
 
 @pytest.mark.parametrize("name", list(EXERCISES))
@@ -79,7 +79,7 @@ def test_a_wrong_local_derivative_is_named_with_pytorchs_value(name: str, change
     assert verdict.expected == pytest.approx(torch_local(name, verdict.inputs, verdict.operand), rel=1e-12, abs=1e-15)
     assert f"holds {verdict.given:.6g}" in verdict.message
     # The figure marks that edge, and only it, in the "bad" colour with a ✗.
-    figure = verdict.figure("ggtest")
+    figure = str(verdict.figure("ggtest"))
     marked = re.findall(r'<g id="ggtest-edge-(\d+)-(\d+)" class="edge gg-link gg-marked"', figure)
     output, k = verdict.marked[0]
     assert marked == [(str(len(verdict.graph.parents)), str(k))]  # the output comes after its operands
@@ -129,7 +129,7 @@ def test_a_wrong_order_names_the_first_node_placed_before_a_parent(order: str, m
         node, parent = re.match(r"(\w+) is at position \d+, before its parent (\w+)", message).groups()
         (output, k), = verdict.marked
         assert (output.label, output.parents[k].value.label) == (node, parent)
-        assert f"✗ ∂{node}/∂{parent} = " in verdict.figure("ggorder")
+        assert f"✗ ∂{node}/∂{parent} = " in str(verdict.figure("ggorder"))
 
 
 @pytest.mark.parametrize(
@@ -159,7 +159,7 @@ def test_the_lost_contribution_of_w_times_w_is_pytorchs_half() -> None:
     (w * w).backward()
     assert verdict.message.startswith(f"On w * w, w.grad is {w.grad.item() / 2:.6g}; it should be {w.grad.item():.6g}.")
     assert verdict.marked == [(verdict.graph, 0)]
-    assert "✗ ∂L/∂w = " in verdict.figure("ggww")
+    assert "✗ ∂L/∂w = " in str(verdict.figure("ggww"))
 
 
 @pytest.mark.parametrize(

@@ -77,21 +77,21 @@ class Verdict:
     show_grad: bool = False
     inputs: dict[str, float] | None = None
 
-    def figure(self, id_prefix: str | None = None) -> str:
-        """The graph with the wrong edge marked, as HTML whose ids start with `id_prefix` (``""`` when nothing is drawn)."""
+    def figure(self, id_prefix: str | None = None) -> Any:
+        """The graph with the wrong edge marked: an `HtmlFragment` whose ids start with `id_prefix` (empty when
+        nothing is drawn). It needs `glassgrad.viz`'s Graphviz, imported only here."""
+        from glassgrad.viz import HtmlFragment, draw_graph
+
         if self.graph is None:
-            return ""
-        from glassgrad.viz import draw_graph  # Graphviz only when a figure is asked for
-
+            return HtmlFragment("")
         try:
-            return str(draw_graph(self.graph, show_grad=self.show_grad, id_prefix=id_prefix, marked=self.marked))
+            return draw_graph(self.graph, show_grad=self.show_grad, id_prefix=id_prefix, marked=self.marked)
         except (ValueError, TypeError, AttributeError):  # a graph the reader built too big or malformed to draw
-            return ""
-
+            return HtmlFragment("")
 
     def as_dict(self, id_prefix: str | None = None) -> dict[str, Any]:
         """``{"passed", "message", "figure"}``: what the page shows (the figure's ids start with `id_prefix`)."""
-        return {"passed": self.passed, "message": self.message, "figure": self.figure(id_prefix)}
+        return {"passed": self.passed, "message": self.message, "figure": str(self.figure(id_prefix))}
 
 
 class ReaderError(Exception):
