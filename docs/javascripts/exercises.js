@@ -38,7 +38,8 @@
       worker = new Worker(workerUrl, { type: "module" });
       worker.onmessage = function (event) { receive(event.data); };
       worker.onerror = function (event) {
-        finish({ error: "Python could not start: " + (event.message || "the worker failed") + ". Press Check to try again." }, true);
+        stop();  // no quiet restart here: a worker that cannot start would fail again at once
+        finish({ error: "Python could not start: " + (event.message || "the worker failed") + ". Press Check to try again." }, false);
       };
     }
     function stop() {
