@@ -74,11 +74,39 @@ def executed_blocks(text: str, base: Path) -> list[tuple[str, dict[str, str]]]:
     return blocks
 
 
+# ---- the site's pages -----------------------------------------------------------------------------------
+
+
+def nav_paths() -> list[str]:
+    """Every page's source path under docs/, in mkdocs.yml's nav order."""
+    import yaml
+
+    loader = type("NavLoader", (yaml.SafeLoader,), {})
+    loader.add_multi_constructor("!", lambda *_: None)  # mkdocs.yml's own tags (!ENV, python names)
+    loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda *_: None)
+    config = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)
+
+    def flatten(entries: list) -> list[str]:
+        paths = []
+        for entry in entries:
+            targets = [entry] if isinstance(entry, str) else list(entry.values())
+            for target in targets:
+                paths.extend(flatten(target) if isinstance(target, list) else [target])
+        return paths
+
+    return flatten(config["nav"])
+
+
+def url_of(path: str) -> str:
+    """A page's URL inside the site from its source path under docs/ (``""`` for Home)."""
+    return "" if path == "index.md" else path.rsplit(".", 1)[0] + "/"
+
+
 # ---- reading built pages -----------------------------------------------------------------------------
 
 
 class Page(HTMLParser):
-    """One parsed page: its visible text, element ids, links, the assets a browser fetches, its generated figures."""
+    """One parsed page: its visible text, element ids, links, and the assets a browser fetches by itself."""
 
     # (tag, attribute) pairs whose URL the browser fetches by itself when the page loads.
     FETCHED = {
@@ -89,9 +117,6 @@ class Page(HTMLParser):
     }
     LINK_FETCHED = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "manifest", "apple-touch-icon"}
     LINKING = {("a", "href"), ("link", "href"), ("img", "src"), ("script", "src"), ("source", "src"), ("iframe", "src")}
-    VOID = {"br", "img", "input", "link", "meta", "hr", "source", "track", "wbr", "area", "col", "embed"}
-    # Material's icons, nbconvert's copy button, and a plot legend's colour swatches (part of the plot) are no figures.
-    ICONS = ("md-icon", "twemoji", "md-content__button", "headerlink", "clipboard-copy-icon", "gg-plot-swatch")
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -101,10 +126,7 @@ class Page(HTMLParser):
         self.links: list[str] = []  # every URL in LINKING, in page order
         self.downloads: list[str] = []  # href of every <a download>
         self.assets: list[str] = []
-        self.figures = 0
-        self._open: list[tuple[str, bool]] = []  # (tag, inside an icon) for each open element
         self._in_style = False
-        self._in_article = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
@@ -124,31 +146,10 @@ class Page(HTMLParser):
                 self.assets.extend(re.findall(r"url\(\s*['\"]?([^'\")]+)", value))
         if tag == "link" and self.LINK_FETCHED & set(values.get("rel", "").lower().split()):
             self.assets.append(values.get("href", ""))
-        classes = values.get("class", "").split()
-        in_icon = (bool(self._open) and self._open[-1][1]) or any(name in classes for name in self.ICONS)
-        if tag == "article":
-            self._in_article = True
-        # A figure is an outermost <svg> in the page's article that is not an icon.
-        outermost = not any(open_tag == "svg" for open_tag, _ in self._open)
-        if tag == "svg" and self._in_article and not in_icon and outermost:
-            self.figures += 1
         self._in_style = tag == "style"
-        if tag not in self.VOID:
-            self._open.append((tag, in_icon))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.handle_starttag(tag, attrs)
-        if self._open and self._open[-1][0] == tag:
-            self._open.pop()
 
     def handle_endtag(self, tag: str) -> None:
         self._in_style = False
-        if tag == "article":
-            self._in_article = False
-        for index in range(len(self._open) - 1, -1, -1):
-            if self._open[index][0] == tag:
-                del self._open[index:]
-                break
 
     def handle_data(self, data: str) -> None:
         if self._in_style:

@@ -8,15 +8,12 @@ pymdownx.snippets and superfences, with a fence that records every executed bloc
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
-from html.parser import HTMLParser
 from pathlib import Path
-from types import ModuleType
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-import markdown
 import nbformat
 import pytest
 from mkdocs.exceptions import PluginError
@@ -25,22 +22,13 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 from conftest import REPO, build_site, page_html
+from helpers import executed_blocks, load_module, parse, text_of
 
 DOCS = REPO / "docs"
 PAGE = "notebook/tutorial/"
 KERNEL_NAME = "glassgrad-test"
-TRUE = {"1", "true", "yes", "on"}
 
-
-def load_notebook_hook() -> ModuleType:
-    """Import docs/hooks/notebook.py as a module."""
-    spec = importlib.util.spec_from_file_location("hook_notebook", DOCS / "hooks" / "notebook.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-hook = load_notebook_hook()
+hook = load_module("docs/hooks/notebook.py")
 
 
 def snippet_settings(base: Path) -> dict:
@@ -49,28 +37,6 @@ def snippet_settings(base: Path) -> dict:
 
 def expander(base: Path):
     return hook.snippet_expander({"mdx_configs": {"pymdownx.snippets": snippet_settings(base)}})
-
-
-def executed_blocks(text: str, base: Path) -> list[tuple[str, dict[str, str]]]:
-    """(code, options) of every executed Python block of a page, as the site's Markdown extensions read it."""
-    blocks: list[tuple[str, dict[str, str]]] = []
-
-    def validator(language, inputs, options, attrs, md):
-        options.update(inputs)
-        return True
-
-    def formatter(source, language, class_name, options, md, **kwargs):
-        if str(options.get("exec", "")).lower() in TRUE:
-            blocks.append((source, dict(options)))
-        return ""
-
-    fences = [{"name": name, "class": name, "validator": validator, "format": formatter} for name in ("python", "py")]
-    md = markdown.Markdown(
-        extensions=["pymdownx.snippets", "pymdownx.superfences", "admonition", "pymdownx.details", "md_in_html", "attr_list"],
-        extension_configs={"pymdownx.snippets": snippet_settings(base), "pymdownx.superfences": {"custom_fences": fences}},
-    )
-    md.convert(text)
-    return blocks
 
 
 def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
@@ -284,38 +250,6 @@ def kernel_manager(tmp_path_factory: pytest.TempPathFactory) -> KernelManager:
     return KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
 
 
-@pytest.fixture(scope="module")
-def executed(generated: nbformat.NotebookNode, kernel_manager: KernelManager) -> nbformat.NotebookNode:
-    """The generated notebook, executed top to bottom in one fresh kernel."""
-    notebook = nbformat.from_dict(generated)
-    NotebookClient(notebook, km=kernel_manager, timeout=300, allow_errors=False).execute()
-    return notebook
-
-
-def test_every_cell_runs_without_errors_or_warnings(executed: nbformat.NotebookNode) -> None:
-    for cell in code_cells(executed):
-        assert cell.execution_count
-        assert not [output for output in cell.outputs if output.output_type == "error"], cell.source
-        assert stream_text(cell, "stderr") == "", (cell.source, stream_text(cell, "stderr"))
-
-
-def test_reproduces_the_tutorial_numbers(executed: nbformat.NotebookNode) -> None:
-    printed = "\n".join(stream_text(cell) for cell in code_cells(executed))
-    # Printed as `L = 9.0` and `w.grad = tensor(-18., ...)`, or as rows of the table of values and gradients.
-    assert re.search(r"\bL\s*=\s*(tensor\()?9(\.0*)?\b|^\s*L\s+9\.0+\s+1\.0+\s*$", printed, re.MULTILINE), printed[:3000]
-    assert re.search(r"\bw\.grad\s*=\s*(tensor\()?-18(\.0*)?\b|^\s*w\s+2\.0+\s+-18\.0+\s*$", printed, re.MULTILINE), printed[:3000]
-
-
-def test_html_blocks_display_html(executed: nbformat.NotebookNode) -> None:
-    from glassgrad.viz import stylesheet
-
-    cells = code_cells(executed)
-    assert html_outputs(cells[0]) == [str(stylesheet())]
-    displaying = [cell for cell in cells[1:] if "display(" in cell.source]
-    assert displaying and all(html_outputs(cell) for cell in displaying)
-    assert not [cell for cell in cells if "<svg" in stream_text(cell) or 'class="gg' in stream_text(cell)]  # no figure printed as text
-
-
 # ---- the hook in a small site ----------------------------------------------------------------------------
 
 
@@ -396,32 +330,18 @@ def test_page_rewrite_drops_cdn_loaders_converts_math_and_adds_the_download_link
 # ---- the published page ----------------------------------------------------------------------------------
 
 
-class _Links(HTMLParser):
-    """Collects every `href`/`src` of a page, with the tag it sits on."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.urls: list[tuple[str, str, str]] = []
-        self.downloads: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {name: value or "" for name, value in attrs}
-        for name in ("href", "src"):
-            if name in values:
-                self.urls.append((tag, name, values[name]))
-        if tag == "a" and "download" in values:
-            self.downloads.append(values["href"])
-
-
-def links_of(html: str) -> _Links:
-    parser = _Links()
-    parser.feed(html)
-    parser.close()
-    return parser
-
-
 def players(html: str) -> int:
     return html.count("data-gg-player=")
+
+
+@pytest.mark.site
+def test_page_reproduces_the_tutorial_numbers_and_shows_figures_not_their_markup(built_site: Path) -> None:
+    """The notebook, run by the build in a fresh kernel, prints the chapters' numbers and displays their HTML."""
+    printed = text_of(page_html(built_site, PAGE))
+    # Printed as `L = 9.0` and `w.grad = tensor(-18., ...)`, or as rows of the table of values and gradients.
+    assert re.search(r"\bL\s*=\s*(tensor\()?9(\.0*)?\b|^\s*L\s+9\.0+\s+1\.0+\s*$", printed, re.MULTILINE)
+    assert re.search(r"\bw\.grad\s*=\s*(tensor\()?-18(\.0*)?\b|^\s*w\s+2\.0+\s+-18\.0+\s*$", printed, re.MULTILINE)
+    assert "<svg" not in printed and 'class="gg' not in printed  # no figure printed as text
 
 
 @pytest.mark.site
@@ -436,7 +356,7 @@ def test_page_shows_the_executed_outputs(built_site: Path) -> None:
 
 @pytest.mark.site
 def test_download_link_serves_the_chapters_notebook(built_site: Path, generated: nbformat.NotebookNode) -> None:
-    downloads = links_of(page_html(built_site, PAGE)).downloads
+    downloads = parse(page_html(built_site, PAGE)).downloads
     assert len(downloads) == 1
     target = urlsplit(urljoin(f"https://site.test/{PAGE}", downloads[0])).path.lstrip("/")
     published = nbformat.read(built_site / target, as_version=4)
@@ -448,9 +368,7 @@ def test_download_link_serves_the_chapters_notebook(built_site: Path, generated:
 @pytest.mark.site
 def test_page_loads_nothing_from_outside_the_site(built_site: Path) -> None:
     html = page_html(built_site, PAGE)
-    fetched = [url for tag, name, url in links_of(html).urls if tag != "a" and urlsplit(url).netloc and tag != "link"]
-    stylesheets = re.findall(r'<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"', html)
-    assert not fetched and not [url for url in stylesheets if urlsplit(url).netloc]
+    assert not [url for url in parse(html).assets if urlsplit(url).netloc]
     assert '<script src="">' not in html
     for cdn in ("cdnjs", "unpkg.com", "jsdelivr", "mathjax.js", "mermaid.esm"):
         assert cdn not in html, cdn
@@ -462,12 +380,6 @@ def test_page_math_is_mathml(built_site: Path) -> None:
     markdown_cells = re.findall(r'jp-RenderedMarkdown[^>]*>(.*?)</div>\s*</div>', html, re.DOTALL)
     assert markdown_cells and html.count("<math ") >= 10
     assert not [cell for cell in markdown_cells if re.search(r"\$[^$<]+\$", re.sub(r"<code>.*?</code>", "", cell, flags=re.DOTALL))]
-
-
-@pytest.mark.site
-def test_notebook_is_in_the_nav(built_site: Path) -> None:
-    home = page_html(built_site, "")
-    assert re.search(r'<a href="notebook/tutorial/"[^>]*>\s*(<span[^>]*>)?\s*Notebook', home)
 
 
 # ---- the published page in a browser ---------------------------------------------------------------------
@@ -482,42 +394,19 @@ FIELD_NAME_LINES = """() => [...document.querySelectorAll('.gg-state .gg-card dt
 
 @pytest.mark.site
 @pytest.mark.browser
-def test_page_in_a_browser(built_site: Path) -> None:
-    """No console error, no request outside the site, every player ready, state cards laid out as on the site."""
-    import functools
-    import http.server
-    import threading
-
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    if shutil.which("/usr/bin/chromium") is None:
-        pytest.skip("/usr/bin/chromium is not installed (apt-get install chromium)")
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(built_site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    site = f"http://127.0.0.1:{server.server_port}/"
+def test_page_in_a_browser_readies_every_player_and_lays_out_state_cards_as_on_the_site(
+    built_site: Path, browser: Any, site_url: str
+) -> None:
+    """(Its console and requests, like every page's: tests/test_a11y.py.)"""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
-        with playwright_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            errors: list[str] = []
-            outside: list[str] = []
-            page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.on("request", lambda request: request.url.startswith((site, "data:", "blob:", "about:")) or outside.append(request.url))
-            page.goto(site + PAGE, wait_until="networkidle")
-            page.wait_for_function(  # every player initialises (however loaded the machine is)
-                "document.querySelectorAll('.gg-player:not([data-gg-ready])').length === 0", timeout=15000
-            )
-            ready = page.evaluate("document.querySelectorAll('.gg-player[data-gg-ready]').length")
-            lines = page.evaluate(FIELD_NAME_LINES)
-            browser.close()
+        page.goto(site_url + PAGE)
+        page.wait_for_function(  # every player initialises (however loaded the machine is)
+            "document.querySelectorAll('.gg-player:not([data-gg-ready])').length === 0", timeout=15000
+        )
+        ready = page.evaluate("document.querySelectorAll('.gg-player[data-gg-ready]').length")
+        lines = page.evaluate(FIELD_NAME_LINES)
     finally:
-        server.shutdown()
-        server.server_close()
-    assert errors == [] and outside == []
+        page.close()
     assert ready == players(page_html(built_site, PAGE)) > 0
     assert set(lines) <= {1}, lines  # Jupyter's own dl/dt/dd rules would wrap ".parents" one letter per line
