@@ -171,8 +171,8 @@ def text_of(html: str) -> str:
 
 
 def flat_text(html: str) -> str:
-    """`text_of` with every run of white space made one space (Graphviz writes one <text> per font run)."""
-    return re.sub(r"\s+", " ", text_of(html))
+    """The page's text with every tag and every run of white space made one space (to find a sentence)."""
+    return re.sub(r"\s+", " ", " ".join(parse(html).text))
 
 
 # ---- one expression on glassgrad and on PyTorch --------------------------------------------------------
