@@ -105,7 +105,7 @@ def start_build(root: Path, destination: Path, *, pythonpath: Path | None = None
 
 
 def build_site(
-    root: Path, destination: Path, *, pythonpath: Path | None = None, check: bool = True
+    root: Path, destination: Path, *, pythonpath: Path | None = None, check: bool = True, notebook: bool = True
 ) -> subprocess.CompletedProcess[str]:
     """Run ``mkdocs build --strict`` on the tree at `root` into `destination`, in a fresh process, and wait.
 
@@ -114,11 +114,12 @@ def build_site(
         destination: output folder for the site.
         pythonpath: a ``src`` folder to import glassgrad from instead of the installed one.
         check: raise `AssertionError` with the build's log when it fails.
+        notebook: execute the notebook page (``False``: the page shows its code only).
 
     Returns:
         The finished process; ``stdout`` holds its whole log (stderr merged in), ``stderr`` is empty.
     """
-    return start_build(root, destination, pythonpath=pythonpath).finish(check=check)
+    return start_build(root, destination, pythonpath=pythonpath, notebook=notebook).finish(check=check)
 
 
 def page_html(site: Path, page: str) -> str:
@@ -128,25 +129,32 @@ def page_html(site: Path, page: str) -> str:
 
 
 def copy_tree(destination: Path) -> Path:
-    """Copy what the build reads (mkdocs.yml, docs/, src/) into `destination`; return it."""
+    """Copy what the build reads (mkdocs.yml, docs/, src/; .cache/npm linked) into `destination`; return it."""
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
     destination.mkdir(parents=True, exist_ok=True)
     shutil.copy2(REPO / "mkdocs.yml", destination / "mkdocs.yml")
     for folder in ("docs", "src"):
         shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
+    if (REPO / ".cache/npm").is_dir():  # the playground's runtime, unpacked by `make setup` (read, never written)
+        (destination / ".cache").mkdir(exist_ok=True)
+        (destination / ".cache/npm").symlink_to(REPO / ".cache/npm", target_is_directory=True)
     return destination
 
 
 def keep_only_pages(tree: Path, pages: list[str]) -> None:
-    """Trim the copied `tree` to `pages` (paths under docs/) and a nav of just those: a quicker build."""
+    """Trim the copied `tree` to `pages` (paths under docs/): a quicker build, whose pages are as in the full site.
+
+    Every other page keeps only its front matter and title, so the nav, the sidebar and every link stay the same
+    while the build runs no code of theirs.
+    """
     for page in (tree / "docs").rglob("*.md"):
-        if page.relative_to(tree / "docs").as_posix() not in pages:
-            page.unlink()
-    config = tree / "mkdocs.yml"
-    nav = "nav:\n" + "".join(f"  - {page}\n" for page in pages)
-    trimmed, count = re.subn(r"^nav:\n(?:[ -].*\n)+", nav, config.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    assert count == 1, "mkdocs.yml has no nav block"
-    config.write_text(trimmed.replace("  - docs/hooks/notebook.py\n", ""), encoding="utf-8")  # and no notebook page
+        relative = page.relative_to(tree / "docs").as_posix()
+        if relative in pages or relative.startswith(("hooks/", "snippets/")):
+            continue
+        text = page.read_text(encoding="utf-8")
+        front_matter = re.match(r"---\n.*?\n---\n", text, re.DOTALL)
+        title = re.search(r"^# .*$", text, re.MULTILINE)
+        page.write_text((front_matter[0] if front_matter else "") + (title[0] if title else "") + "\n", encoding="utf-8")
 
 
 def needs_site(item: pytest.Item) -> bool:
