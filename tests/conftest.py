@@ -1,8 +1,9 @@
 """Shared pytest fixtures: the documentation site is built once per run, and one Chromium serves every browser test.
 
 Use the `built_site` fixture (a `pathlib.Path` to the built site) and `page_html(site, "chapters/1-pytorch/")`
-to read one page; `site_url` serves it; `browser` is a Playwright Chromium. Tests that need the site carry
-the `site` marker (`pytest -m "not site"` skips them) and run after the others, while the site builds.
+to read one page; `site_url` serves it; `browser` is a Playwright Chromium. Tests that use `built_site` get the
+`site` marker here (`pytest -m "not site"` skips them; mark a test that builds a copy of its own yourself) and run
+after the others, while the site builds.
 Plain helpers (parsing pages, loading the docs' code, PyTorch twins): tests/helpers.py.
 
 `make test` runs on both cores (pytest-xdist, ``-n 2`` in pyproject.toml): each worker is its own session,
@@ -162,14 +163,18 @@ def needs_site(item: pytest.Item) -> bool:
     return "built_site" in getattr(item, "fixturenames", ())
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects: the `site` marker it adds must count
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that need the site run last (the site builds meanwhile), browser tests (the longest) first among them.
+    """Tests that need the site carry the `site` marker, run last (the site builds meanwhile), browser tests (the
+    longest) first among them.
 
     They also get a longer timeout: the first of them waits for the build.
     """
     for item in items:
-        if needs_site(item) and item.get_closest_marker("timeout") is None:
-            item.add_marker(pytest.mark.timeout(SITE_TEST_TIMEOUT))
+        if needs_site(item):
+            item.add_marker(pytest.mark.site)
+            if item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(SITE_TEST_TIMEOUT))
     # A stable sort: within each group the files' order stays. xdist hands the tests out in this order.
     items.sort(key=lambda item: (needs_site(item), needs_site(item) and item.get_closest_marker("browser") is None))
 

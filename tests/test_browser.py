@@ -23,7 +23,7 @@ from glassgrad import Value, backward, dependency_safe_order, trace_dependency_s
 from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
 
-pytestmark = [pytest.mark.browser, pytest.mark.site]
+pytestmark = pytest.mark.browser  # and `site`, from conftest, on each test that reads the built site
 
 GRAPHS: dict[str, Callable[[], Value]] = {
     "linear": lambda: linear_loss()["L"],
