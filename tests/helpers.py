@@ -106,7 +106,7 @@ def url_of(path: str) -> str:
 
 
 class Page(HTMLParser):
-    """One parsed page: its visible text, element ids, links, and the assets a browser fetches by itself."""
+    """One parsed page: its visible text, element ids, links, the assets a browser fetches by itself, its JSON scripts."""
 
     # (tag, attribute) pairs whose URL the browser fetches by itself when the page loads.
     FETCHED = {
@@ -126,7 +126,9 @@ class Page(HTMLParser):
         self.links: list[str] = []  # every URL in LINKING, in page order
         self.downloads: list[str] = []  # href of every <a download>
         self.assets: list[str] = []
+        self.json_scripts: list[str] = []  # the text of every <script type="application/json">, as a browser splits it
         self._in_style = False
+        self._in_json = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
@@ -147,13 +149,18 @@ class Page(HTMLParser):
         if tag == "link" and self.LINK_FETCHED & set(values.get("rel", "").lower().split()):
             self.assets.append(values.get("href", ""))
         self._in_style = tag == "style"
+        self._in_json = tag == "script" and values.get("type") == "application/json"
+        if self._in_json:
+            self.json_scripts.append("")
 
     def handle_endtag(self, tag: str) -> None:
-        self._in_style = False
+        self._in_style = self._in_json = False
 
     def handle_data(self, data: str) -> None:
         if self._in_style:
             self.assets.extend(re.findall(r"(?:url\(|@import)\s*['\"]?([^'\")\s;]+)", data))
+        if self._in_json:
+            self.json_scripts[-1] += data
         self.text.append(data)
 
 
