@@ -42,7 +42,7 @@ BUILD_TIMEOUT = 600
 """Seconds one ``mkdocs build`` may take before the test fails (a build takes about a minute here)."""
 
 SITE_TEST_TIMEOUT = BUILD_TIMEOUT + 120
-"""pytest-timeout's limit for a test that needs the site (its set-up may wait for the build); others get
+"""pytest-timeout's limit for a `site` test (it may wait for the shared build, or build copies); others get
 pyproject.toml's ``timeout``."""
 
 
@@ -168,13 +168,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tests that need the site carry the `site` marker, run last (the site builds meanwhile), browser tests (the
     longest) first among them.
 
-    They also get a longer timeout: the first of them waits for the build.
+    Every `site` test (those that build a copy of their own too) gets a longer timeout.
     """
     for item in items:
         if needs_site(item):
             item.add_marker(pytest.mark.site)
-            if item.get_closest_marker("timeout") is None:
-                item.add_marker(pytest.mark.timeout(SITE_TEST_TIMEOUT))
+        if item.get_closest_marker("site") and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(SITE_TEST_TIMEOUT))
     # A stable sort: within each group the files' order stays. xdist hands the tests out in this order.
     items.sort(key=lambda item: (needs_site(item), needs_site(item) and item.get_closest_marker("browser") is None))
 
