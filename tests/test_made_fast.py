@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -9,13 +11,15 @@ from hypothesis import strategies as st
 import glassgrad
 from helpers import REPO, executed_blocks, run_snippets
 
-PAGE = run_snippets("docs/snippets/made_fast/random_graphs.py")
-"""The page's own recipe builder and comparison."""
+@functools.cache
+def page() -> dict:
+    """The page's own recipe builder and comparison (run when a test first needs them, not at collection)."""
+    return run_snippets("docs/snippets/made_fast/random_graphs.py")
 
 
 @given(st.randoms(use_true_random=False))
 def test_both_engines_agree_on_random_graphs(rng) -> None:
-    found = PAGE["differences"](PAGE["random_recipe"](rng))
+    found = page()["differences"](page()["random_recipe"](rng))
     assume(found is not None)  # chapter 2's engine raised (overflow, 1/0): glassgrad gives inf or nan there
     assert found == []
 
@@ -28,7 +32,7 @@ def swapped_multiply(u, v, label=""):
 def test_the_comparison_sees_a_wrong_local_derivative(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(glassgrad, "multiply", swapped_multiply)
     recipe = ([2.0, 3.0], [("multiply", 0, 1)])
-    assert PAGE["differences"](recipe) == ["v0: data or grad", "v1: data or grad", "step v2 → v0", "step v2 → v1"]
+    assert page()["differences"](recipe) == ["v0: data or grad", "v1: data or grad", "step v2 → v0", "step v2 → v1"]
 
 
 def test_the_page_catches_a_fast_multiply_that_swaps_its_local_derivatives(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ pymdownx.snippets and superfences, with a fence that records every executed bloc
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from pathlib import Path
@@ -28,7 +29,10 @@ DOCS = REPO / "docs"
 PAGE = "notebook/tutorial/"
 KERNEL_NAME = "glassgrad-test"
 
-hook = load_module("docs/hooks/notebook.py")
+@functools.cache
+def notebook_hook() -> Any:
+    """docs/hooks/notebook.py, imported when a test first needs it (a broken hook fails tests, not collection)."""
+    return load_module("docs/hooks/notebook.py")
 
 
 def snippet_settings(base: Path) -> dict:
@@ -36,7 +40,7 @@ def snippet_settings(base: Path) -> dict:
 
 
 def expander(base: Path):
-    return hook.snippet_expander({"mdx_configs": {"pymdownx.snippets": snippet_settings(base)}})
+    return notebook_hook().snippet_expander({"mdx_configs": {"pymdownx.snippets": snippet_settings(base)}})
 
 
 def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
@@ -58,13 +62,13 @@ def html_outputs(cell: nbformat.NotebookNode) -> list[str]:
 
 
 def chapter_pages() -> list[tuple[str, str]]:
-    return [(path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(DOCS.glob(hook.CHAPTERS))]
+    return [(path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(DOCS.glob(notebook_hook().CHAPTERS))]
 
 
 @pytest.fixture(scope="module")
 def generated() -> nbformat.NotebookNode:
     """The notebook made from this checkout's chapters."""
-    return hook.tutorial_notebook(chapter_pages(), expander(REPO), site_url="https://site.test/")
+    return notebook_hook().tutorial_notebook(chapter_pages(), expander(REPO), site_url="https://site.test/")
 
 
 # ---- generated from the chapters ------------------------------------------------------------------------
@@ -139,7 +143,7 @@ def write_synthetic_chapter(root: Path) -> None:
 
 def test_a_chapter_becomes_markdown_and_code_cells(tmp_path: Path) -> None:
     write_synthetic_chapter(tmp_path)
-    cells = hook.chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path), page_url="chapters/9-small.md", site_url="https://site.test/docs/")
+    cells = notebook_hook().chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path), page_url="chapters/9-small.md", site_url="https://site.test/docs/")
     assert [cell.cell_type for cell in cells] == ["markdown", "code", "markdown", "code", "code", "markdown"]
     title, setup, heading, listing, figures, shown = (cell.source for cell in cells)
     assert title == (
@@ -159,12 +163,12 @@ def test_a_chapter_becomes_markdown_and_code_cells(tmp_path: Path) -> None:
 def test_an_executed_block_the_notebook_cannot_run_is_refused(tmp_path: Path) -> None:
     page = 'Text.\n\n```pycon exec="1"\n>>> 1 + 1\n```\n'
     with pytest.raises(PluginError, match="chapters/9-small.md: the notebook runs Python blocks only; .*'pycon'"):
-        hook.chapter_cells(page, expander(tmp_path), page_url="chapters/9-small.md")
+        notebook_hook().chapter_cells(page, expander(tmp_path), page_url="chapters/9-small.md")
 
 
 def test_the_synthetic_chapter_runs_and_displays_its_html(tmp_path: Path, kernel_manager: KernelManager) -> None:
     write_synthetic_chapter(tmp_path)
-    notebook = hook.tutorial_notebook([("chapters/9-small.md", SYNTHETIC_CHAPTER)], expander(tmp_path))
+    notebook = notebook_hook().tutorial_notebook([("chapters/9-small.md", SYNTHETIC_CHAPTER)], expander(tmp_path))
     notebook.cells = [cell for cell in notebook.cells if "stylesheet" not in cell.source]  # no glassgrad needed here
     NotebookClient(notebook, km=kernel_manager, timeout=120, allow_errors=False).execute()
     listing, figures = code_cells(notebook)[1:]
@@ -189,7 +193,7 @@ print("L =", L.data, "and w.grad =", w.grad)
 
 
 def test_a_chapter_listing_the_scratch_engine_runs_that_engine(kernel_manager: KernelManager) -> None:
-    notebook = hook.tutorial_notebook([("chapters/2-scratch.md", SCRATCH_CHAPTER)], expander(REPO))
+    notebook = notebook_hook().tutorial_notebook([("chapters/2-scratch.md", SCRATCH_CHAPTER)], expander(REPO))
     engine, example = code_cells(notebook)[1:]
     source = (REPO / "src" / "glassgrad" / "scratch.py").read_text(encoding="utf-8")
     # pymdownx.snippets drops the lines that mark sections (`# --8<-- [start:name]`) from what it includes.
@@ -201,9 +205,9 @@ def test_a_chapter_listing_the_scratch_engine_runs_that_engine(kernel_manager: K
 
 def test_editing_a_snippet_edits_the_notebook(tmp_path: Path) -> None:
     write_synthetic_chapter(tmp_path)
-    before = hook.chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
+    before = notebook_hook().chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
     (tmp_path / "snippets" / "small" / "setup.py").write_text("def square(value):\n    return value ** 2\n", encoding="utf-8")
-    after = hook.chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
+    after = notebook_hook().chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
     assert before[1].source != after[1].source == "def square(value):\n    return value ** 2"
     assert [cell.source for cell in before[2:]] == [cell.source for cell in after[2:]]
 
@@ -214,7 +218,7 @@ def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbforma
         for code, options in executed_blocks(text, REPO):
             expected.append(code.strip("\n"))
     cells = [cell.source for cell in code_cells(generated)]
-    assert cells[0] == hook.SETUP  # the stylesheet, for the figures' colours outside the site
+    assert cells[0] == notebook_hook().SETUP  # the stylesheet, for the figures' colours outside the site
     # html="1" blocks print HTML fragments; in the notebook, `display` shows them.
     assert [cell.replace("display(", "print(") for cell in cells[1:]] == expected
     assert len(expected) >= 10
@@ -230,7 +234,7 @@ def test_every_chapter_heading_is_in_the_notebook_one_level_down(generated: nbfo
 
 
 def test_notebook_is_valid_and_the_same_every_time(generated: nbformat.NotebookNode) -> None:
-    again = hook.tutorial_notebook(chapter_pages(), expander(REPO), site_url="https://site.test/")
+    again = notebook_hook().tutorial_notebook(chapter_pages(), expander(REPO), site_url="https://site.test/")
     nbformat.validate(generated)
     assert nbformat.writes(again) == nbformat.writes(generated)  # stable cell ids: the page and download change only with the chapters
     assert generated.metadata["kernelspec"]["language"] == "python"
@@ -287,7 +291,7 @@ def test_small_site_runs_the_notebook_once_per_engine(tmp_path: Path) -> None:
     html = page_html(site, PAGE)
     assert "forward 42" in html and 'href="tutorial.ipynb" download' in html and '<span class="arithmatex">\\(w=2\\)</span>' in html
     published = nbformat.read(site / "notebook" / "tutorial" / "tutorial.ipynb", as_version=4)
-    assert [cell.source for cell in code_cells(published)] == [hook.SETUP, 'print("forward", 6 * 7)']
+    assert [cell.source for cell in code_cells(published)] == [notebook_hook().SETUP, 'print("forward", 6 * 7)']
     # Same chapters, same engine: mkdocs-jupyter's cache serves the page, no kernel starts.
     second = build_site(tmp_path, site, pythonpath=REPO / "src").stdout
     assert "Cache hit" in second and "Converting notebook" not in second
@@ -319,7 +323,7 @@ def test_page_rewrite_drops_cdn_loaders_converts_math_and_adds_the_download_link
         "<p>$$L=e^2$$</p><p>with $a=b$ and <code>$x$</code></p></div>"
         "<style>\n['pre { line-height: 125%; }']\n</style>"
     )
-    page = hook.notebook_page_html(rendered)
+    page = notebook_hook().notebook_page_html(rendered)
     assert "cdn.example" not in page and "x-mathjax-config" not in page and "['pre" not in page
     assert "<script>window.keep = 1;</script>" in page
     assert '<div class="arithmatex">\\[L=e^2\\]</div>' in page and '<span class="arithmatex">\\(a=b\\)</span>' in page
