@@ -189,16 +189,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 class _SharedBuild:
-    """The run's one build of this checkout: started by the first session that takes the lock, read by every session.
+    """A build of this checkout made once per run: started by the first session that takes its lock, read by all.
 
-    The session that starts it waits for it in a thread of its own and then writes ``site.done`` ("ok" or the
+    The session that starts it waits for it in a thread of its own and then writes ``NAME.done`` ("ok" or the
     failure), so the others need only wait for that file, whichever tests each of them runs.
     """
 
-    def __init__(self, folder: Path) -> None:
-        self.site = folder / "site"
-        self.done = folder / "site.done"
-        self.lock = FileLock(str(folder / "site.lock"))
+    def __init__(self, folder: Path, name: str, *, notebook: bool = True) -> None:
+        self.site = folder / name
+        self.done = folder / f"{name}.done"
+        self.lock = FileLock(str(folder / f"{name}.lock"))
+        self.notebook = notebook
         self.waiter: threading.Thread | None = None
 
     def start(self) -> None:
@@ -207,7 +208,7 @@ class _SharedBuild:
             if self.site.with_suffix(".started").exists():
                 return
             self.site.with_suffix(".started").touch()
-        build = start_build(REPO, self.site)
+        build = start_build(REPO, self.site, notebook=self.notebook)
 
         def finish() -> None:
             try:
@@ -236,26 +237,40 @@ class _SharedBuild:
 
 
 @pytest.fixture(scope="session")
-def _shared_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_SharedBuild]:
+def _shared_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, _SharedBuild]]:
     # A folder every xdist worker of this run sees (PYTEST_XDIST_WORKER: set in each worker by pytest-xdist).
     base = tmp_path_factory.getbasetemp()
-    shared = _SharedBuild(base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base)
-    yield shared
-    if shared.waiter is not None:  # another worker may still be waiting for this session's build
-        shared.waiter.join(BUILD_TIMEOUT)
+    folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    # The second build skips the notebook: what it is for, comparing pages, never needs it run twice.
+    builds = {"built_site": _SharedBuild(folder, "site"), "rebuilt_site": _SharedBuild(folder, "rebuilt-site", notebook=False)}
+    yield builds
+    for build in builds.values():
+        if build.waiter is not None:  # another worker may still be waiting for this session's build
+            build.waiter.join(BUILD_TIMEOUT)
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _start_site_build(request: pytest.FixtureRequest, _shared_build: _SharedBuild) -> None:
-    """At the start of the run, when a selected test needs the site: start building it, so it builds during the others."""
-    if any(needs_site(item) for item in request.session.items):
-        _shared_build.start()
+def _start_site_builds(request: pytest.FixtureRequest, _shared_builds: dict[str, _SharedBuild]) -> None:
+    """At the start of the run, start each build a selected test needs, so the builds run during the other tests."""
+    for name, build in _shared_builds.items():
+        if any(name in getattr(item, "fixturenames", ()) for item in request.session.items):
+            build.start()
 
 
 @pytest.fixture(scope="session")
-def built_site(_shared_build: _SharedBuild) -> Path:
+def built_site(_shared_builds: dict[str, _SharedBuild]) -> Path:
     """The whole site, built once per run (shared by the xdist workers) from this checkout with ``--strict``."""
-    return _shared_build.wait()
+    return _shared_builds["built_site"].wait()
+
+
+@pytest.fixture(scope="session")
+def rebuilt_site(built_site: Path, _shared_builds: dict[str, _SharedBuild]) -> Path:
+    """A second, independent strict build of this checkout (the notebook not run), made only when a test asks for it.
+
+    A whole second build costs as much as the first: to check that some pages build the same, prefer a build of
+    a copy that runs only their code (`copy_tree`, `keep_only_pages`, as tests/test_site.py's determinism test).
+    """
+    return _shared_builds["rebuilt_site"].wait()
 
 
 CHROMIUM = "/usr/bin/chromium"
