@@ -97,7 +97,7 @@ def line_figure(
     markers: Sequence[Marker] = (),
     note: str | None = None,
 ):
-    """Named series on shared axes, as a matplotlib `Figure` (see `line_plot` for the arguments).
+    """Named series on shared axes, as a matplotlib `Figure` (see [line_plot][glassgrad.viz.line_plot] for the arguments).
 
     Raises:
         ValueError: if there is no series.
