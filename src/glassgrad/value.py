@@ -88,14 +88,17 @@ class Value:
 
     Operators and methods build the graph as they compute; a plain number on either side becomes a leaf:
 
-    | you write | the operation | you write | the operation |
-    | --- | --- | --- | --- |
-    | `u + v`, `2 + u` | [add][glassgrad.add] | `u.relu()` | [relu][glassgrad.relu] |
-    | `u - v`, `1 - u` | [subtract][glassgrad.subtract] | `u.tanh()` | [tanh][glassgrad.tanh] |
-    | `u * v`, `3 * u` | [multiply][glassgrad.multiply] | `u.exp()` | [exponential][glassgrad.exponential] |
-    | `u / v`, `1 / u` | [divide][glassgrad.divide] | `u.log()` | [log][glassgrad.log] |
-    | `u ** k` (a number `k`) | [power][glassgrad.power] | `u.sigmoid()` | [sigmoid][glassgrad.sigmoid] |
-    | `-u` | [negate][glassgrad.negate] | `u.backward()` | [backward][glassgrad.backward], no log |
+    | you write | the operation |
+    | --- | --- |
+    | `u + v`, `2 + u` | [add][glassgrad.add] |
+    | `u - v`, `1 - u` | [subtract][glassgrad.subtract] |
+    | `u * v`, `3 * u` | [multiply][glassgrad.multiply] |
+    | `u / v`, `1 / u` | [divide][glassgrad.divide] |
+    | `u ** k` (a number `k`) | [power][glassgrad.power] |
+    | `-u` | [negate][glassgrad.negate] |
+    | `u.relu()`, `u.tanh()`, `u.sigmoid()` | [relu][glassgrad.relu], [tanh][glassgrad.tanh], [sigmoid][glassgrad.sigmoid] |
+    | `u.exp()`, `u.log()` | [exponential][glassgrad.exponential], [log][glassgrad.log] |
+    | `u.backward()` | [backward][glassgrad.backward], without the step log |
 
     Raises:
         TypeError: if `data` is not a real number or a parent is not a `ParentLink`.

@@ -17,5 +17,6 @@ def name(value):
 print("| you write | op | data | local derivatives saved |")
 print("| --- | :---: | ---: | --- |")
 for text, result in made.items():
-    links = ", ".join(f"∂/∂{name(link.value)} = {link.local_grad:.4g}" for link in result.parents)
+    links = ", ".join(f"∂/∂{name(link.value)} = {link.local_grad:.4g}"
+                      for link in result.parents)
     print(f"| `{text}` | {result.op} | {result.data:.4g} | {links} |")
