@@ -38,18 +38,19 @@ EXPECTED_FIGURES = {
     "notebook/tutorial/": 13,  # chapters 1 to 3 again: the notebook is made from the chapters
     "beyond/stability/": 2,  # value error and gradient error against z, one plot each
     "beyond/gradcheck/": 1,  # the check's error against the step size
-    "beyond/why-order/": 11,  # 2 graphs that reuse a value, 2 pairs of players, the diamond after 5 runs
+    "beyond/package/": 0,  # listings and tables only
+    "beyond/why-order/": 8,  # 2 graphs that reuse a value, 3 players, the diamond after the 3 wrong runs
     "beyond/pytorch-graph/": 9,  # linear, fused and atomic neuron (glassgrad beside PyTorch), 3 ways to 1/d
-    "beyond/accumulation/": 2,  # the graph after two accumulating calls; the buffers across calls
+    "beyond/accumulation/": 1,  # the buffers across calls
     "training/": 4,  # the two loss curves, the trained neuron's graph, the moons' decision regions
-    "reuse/": 1,  # the tour's graph after backward
+    "reuse/": 1,  # a small graph after backward
     "reference/": 0,
     "beyond/made-fast/": 0,  # tables and listings only
     "playground/": 5,  # the five presets, drawn at build time for readers without JavaScript
 }
 
 # Pages that end with a "Next:" link to the following page of the nav (the tutorial and Beyond).
-NEXT_LINKED = (CHAPTER_1, CHAPTER_2, CHAPTER_3, "beyond/stability/", "beyond/gradcheck/", "beyond/why-order/",
+NEXT_LINKED = (CHAPTER_1, CHAPTER_2, CHAPTER_3, "beyond/package/", "beyond/stability/", "beyond/gradcheck/", "beyond/why-order/",
                "beyond/pytorch-graph/", "beyond/accumulation/", "beyond/made-fast/")
 
 

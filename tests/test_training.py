@@ -211,7 +211,7 @@ def test_reference_page_documents_the_public_modules(built_site) -> None:
         "glassgrad.nn.train",
         "glassgrad.data.make_moons",
         "glassgrad.examples",
-        "glassgrad.checks",
+        "glassgrad.gradcheck",
         "glassgrad.torch_reference.compare",
         "glassgrad.viz",
         "glassgrad.viz.plot.boundary_figure",
