@@ -3,7 +3,7 @@
 Each ``docs/chapters/*.md`` page becomes Markdown cells (its prose) and code cells (its executed Python
 blocks, ``--8<--`` includes expanded), so the notebook has no code of its own. mkdocs-jupyter runs it and
 caches the page by the notebook's bytes, which carry a digest of the glassgrad sources. Links to other pages
-point at the published site (pyproject.toml's Documentation address), so they work in a downloaded copy;
+point at the published site (the package's Documentation address), so they work in a downloaded copy;
 on the page they are made relative again. The hook also adds the download link, hands the TeX to
 ``docs/hooks/mathml.py`` and drops nbconvert's CDN loaders.
 """
@@ -15,7 +15,7 @@ import hashlib
 import html
 import importlib.util
 import re
-import tomllib
+from importlib.metadata import metadata
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urljoin
@@ -201,7 +201,7 @@ def on_files(files: Any, config: Any) -> Any:
     """Generate the notebook from the chapter pages (unchanged: not rewritten, so `--dirty` skips it) and add it."""
     docs = Path(config.docs_dir)
     pages = [(path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(docs.glob(CHAPTERS))]
-    notebook = tutorial_notebook(pages, snippet_expander(config), site_url=published_url(config))
+    notebook = tutorial_notebook(pages, snippet_expander(config), site_url=published_url())
     folder = Path(config.config_file_path).parent / ".cache" / "notebook"
     path = folder / NOTEBOOK
     text = nbformat.writes(notebook) + "\n"
@@ -212,11 +212,10 @@ def on_files(files: Any, config: Any) -> Any:
     return files
 
 
-def published_url(config: Any) -> str:
-    """The published site's address (pyproject.toml's Documentation URL), with a final slash."""
-    pyproject = Path(config.config_file_path).parent / "pyproject.toml"
-    with pyproject.open("rb") as file:
-        return tomllib.load(file)["project"]["urls"]["Documentation"].rstrip("/") + "/"
+def published_url() -> str:
+    """The published site's address: the package's Documentation URL (pyproject.toml), with a final slash."""
+    urls = dict(entry.split(", ", 1) for entry in metadata("glassgrad").get_all("Project-URL") or [])
+    return urls["Documentation"].rstrip("/") + "/"
 
 
 def relative_links(content: str, site_url: str, page_url: str) -> str:
@@ -249,5 +248,5 @@ def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     """Post-process the notebook page only."""
     if page.file.src_uri != NOTEBOOK:
         return content
-    return relative_links(notebook_page_html(content), published_url(config), page.url)
+    return relative_links(notebook_page_html(content), published_url(), page.url)
 
