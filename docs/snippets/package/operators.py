@@ -2,10 +2,18 @@ from glassgrad import Value
 
 u, v = Value(2.0, "u"), Value(0.5, "v")
 made = {
-    "u + v": u + v, "u - v": u - v, "u * v": u * v, "u / v": u / v,
-    "u ** 3": u ** 3, "-u": -u, "2 * u": 2 * u,
-    "u.relu()": u.relu(), "u.exp()": u.exp(), "u.log()": u.log(),
-    "u.sigmoid()": u.sigmoid(), "u.tanh()": u.tanh(),
+    "u + v": u + v,
+    "u - v": u - v,
+    "u * v": u * v,
+    "u / v": u / v,
+    "u ** 3": u ** 3,
+    "-u": -u,
+    "2 * u": 2 * u,
+    "u.relu()": u.relu(),
+    "u.exp()": u.exp(),
+    "u.log()": u.log(),
+    "u.sigmoid()": u.sigmoid(),
+    "u.tanh()": u.tanh(),
 }
 
 
