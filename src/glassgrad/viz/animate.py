@@ -21,7 +21,7 @@ from glassgrad.viz.cards import show_backward_steps, step_card
 from glassgrad.viz.graph import (
     HIDDEN, MAX_LINKS, MAX_VALUES, GraphIds, Value, chips, draw_graph, graph_fingerprint, names, walk,
 )
-from glassgrad.viz.html import HtmlFragment, escape, fmt, short
+from glassgrad.viz.html import _CONTROL, HtmlFragment, escape, fmt, short
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)  # the speed menu (1 = one step every 1.2 s)
 ORDER_MAX_VALUES = 150  # each frame of animate_order marks every value: its HTML grows with values² (about 5 MB here)
@@ -40,7 +40,7 @@ def frames_json(data: Any) -> str:
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
     for character, escaped in _JSON_ESCAPES.items():
         text = text.replace(character, escaped)
-    return text
+    return text.translate(_CONTROL)  # lone surrogates and U+FFFE/U+FFFF as escape() shows them (JSON escaped the rest)
 
 
 def _frame(label: str, text: str, marks: dict[str, list[str]], texts: dict[str, str], focus: str | None = None) -> dict[str, Any]:
