@@ -113,9 +113,9 @@ def test_default_limits_of_the_players_and_cards() -> None:
     for draw in (draw_graph, animate_backward, show_complete_state, show_order_walk):
         with pytest.raises(ValueError, match="more than"):
             draw(big)
-    with pytest.raises(ValueError, match=r"animate_order: .*more than 150 values"):
-        animate_order(sum_of(76))  # 151 values
-    assert "gg-player" in str(animate_order(sum_of(75)))  # 149 values
+    with pytest.raises(ValueError, match=r"animate_order: .*more than 100 values"):
+        animate_order(sum_of(51))  # 101 values
+    assert "gg-player" in str(animate_order(sum_of(50)))  # 99 values
     with pytest.raises(ValueError, match=r"show_order_walk: .*more than 300 values"):
         show_order_walk(sum_of(151))  # 301 values
     from glassgrad import backward

@@ -24,7 +24,7 @@ from glassgrad.viz.graph import (
 from glassgrad.viz.html import _CONTROL, HtmlFragment, escape, fmt, short
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)  # the speed menu (1 = one step every 1.2 s)
-ORDER_MAX_VALUES = 150  # each frame of animate_order marks every value: its HTML grows with values² (about 5 MB here)
+ORDER_MAX_VALUES = 100  # each frame of animate_order marks every value: its HTML grows with values² (about 3 MB here)
 
 # Characters that could end the <script> element or break a JavaScript parser, as JSON escapes.
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -191,7 +191,7 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
     from the graph) are `draw_graph`'s.
 
     Raises:
-        ValueError: for a graph of more than `max_values` values (default 150: every frame marks every
+        ValueError: for a graph of more than `max_values` values (default 100: every frame marks every
             value) or beyond `draw_graph`'s limits.
     """
     order = walk(root, max_values=max_values, max_links=MAX_LINKS, caller="animate_order")
