@@ -9,7 +9,8 @@ a `Value` has `__slots__` and an operation stores its links packed in two slots,
 - ``_du`` is None: ``_u`` is the tuple of `ParentLink`s itself (a leaf's is empty).
 
 One or two objects per node instead of four: Python's cycle collector visits every tracked object
-at each full collection, so on large graphs this is most of the speed.
+at each full collection, so on large graphs this is most of the speed. `data` is a property over the
+slot ``_data``, so that every assignment is checked; the ops read ``_data`` directly.
 """
 
 from __future__ import annotations

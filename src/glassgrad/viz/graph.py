@@ -45,8 +45,8 @@ def check_node(node: object, caller: str) -> None:
 def too_big(caller: str, root: Value, what: str, limit: int, name: str) -> ValueError:
     """The error a drawing function raises when the graph passes one of its limits, saying how to draw it anyway."""
     return ValueError(
-        f"{caller}: the graph of {short(caption(root))!r} has more than {limit:,} {what} ({name}={limit:,}), "
-        f"more than the figure can show in reasonable time and size. Draw a smaller part, or pass a larger {name}."
+        f"{caller}: the graph of {short(caption(root))!r} has more than {limit:,} {what} ({name}={limit:,}): "
+        f"too many to draw in reasonable time and size. Draw a smaller part, or pass a larger {name}."
     )
 
 
@@ -260,8 +260,8 @@ def layout_cost(order: Sequence[Value]) -> int:
     """How many nodes Graphviz lays out for `draw_graph`: value boxes, operation circles, and one per rank an edge crosses.
 
     Graphviz's dot replaces an edge spanning k ranks by k - 1 hidden nodes; their number decides its time.
-    Estimated from a ranking it could choose (each value 4 ranks after its deepest parent, a leaf just
-    before its first use), so it is at least what dot does. `order` is ``walk(root)``.
+    Counted on a ranking dot could choose (each value 4 ranks after its deepest parent, a leaf just
+    before its first use); dot's own ranking is at least as tight, so it places at most this many. `order` is ``walk(root)``.
     """
     rank: dict[int, int] = {}
     for node in order:
