@@ -59,6 +59,20 @@ def test_deepcopy_and_pickle_of_a_deep_graph_work_after_any_copy(low_recursion_l
     assert leaf.label == "x" and leaf.grad == pytest.approx(1.0001**3000)
 
 
+class Tagged(Value):
+    """A subclass with a __dict__: an attribute pickle refuses makes a dump fail half-way."""
+
+
+def test_a_dump_that_fails_half_way_leaves_nothing_behind(low_recursion_limit) -> None:
+    y = chain(1500)
+    bad = Tagged(1.0, "bad")
+    bad.hook = lambda: None  # pickle cannot save a lambda
+    with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
+        pickle.dumps(y * bad)
+    assert gg.value._scheduled() == set()
+    assert pickle.loads(pickle.dumps(y)).data == y.data
+
+
 def test_a_shallow_copy_shares_the_parents_not_the_links() -> None:
     w, x = Value(2.0, "w"), Value(3.0, "x")
     m = w * x

@@ -355,8 +355,9 @@ class _PreludeEnd:
         _scheduled().update(self.ids)
 
     def release(self) -> None:
-        _scheduled().difference_update(self.ids)
-        self.ids = []
+        if self.ids:  # once only: after __reduce__, __del__ has nothing left to do
+            _scheduled().difference_update(self.ids)
+            self.ids = []
 
     def __reduce__(self) -> tuple:
         self.release()
