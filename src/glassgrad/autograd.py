@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 from typing import Iterator, Literal, NamedTuple, Sequence, overload
 
-from glassgrad import scratch as _scratch
 from glassgrad import value as _value
+
+# One trace format for both engines: chapter 2's record of one chain-rule update along one link.
+from glassgrad.scratch import BackwardStep
 from glassgrad.value import Value, _edges, _parent
 
 
@@ -28,11 +30,6 @@ class OrderEvent(NamedTuple):
     kind: Literal["enter", "skip", "append"]
     node: Value
     depth: int
-
-
-# One trace format for both engines: chapter 2's record of one chain-rule update along one link
-# (output, parent, upstream, local, contribution, before, after).
-BackwardStep = _scratch.BackwardStep
 
 
 class BackwardSteps(Sequence[BackwardStep]):

@@ -243,6 +243,7 @@ def graph_fingerprint(order: Sequence[Value], show_grad: bool, head: str, kind: 
 
 
 MAX_VALUES = 1000  # the most values draw_graph lays out (see `layout_cost` for what decides the time)
+"""The most values `draw_graph` draws (its `max_values`); a bigger graph raises `ValueError`."""
 MAX_LINKS = 2500  # the most links (edges into operations)
 MAX_LAYOUT = 100_000  # the most layout nodes (see `layout_cost`): about 2 s of Graphviz at most
 LARGE_LAYOUT = 2500  # above this many layout nodes, Graphviz gets the quick settings of `QUICK_LAYOUT`
@@ -389,7 +390,7 @@ def draw_graph(
         id_prefix: the id prefix. Default: derived from everything drawn, so a graph gives the same
             bytes in every build and different graphs on a page get different ids.
         caption_text: an optional ``<figcaption>``.
-        max_values: the most values it draws.
+        max_values: the most values it draws (default [MAX_VALUES][glassgrad.viz.graph.MAX_VALUES]).
         max_links: the most links (parent → operation edges) it draws.
         max_layout: the most layout nodes (`layout_cost`) it asks Graphviz to place.
 
