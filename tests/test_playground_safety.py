@@ -133,6 +133,10 @@ def test_chains_of_any_length_get_the_size_message(reader: Reader) -> None:
     deep = reader.run(chain(100_000) + "from glassgrad.scratch import backward\nsteps = backward(L)\n")
     assert deep.startswith("Recursion too deep on line 6:")
     assert "recursive walk" in deep and "cycle" not in deep
+    # A chain of the reader's own objects too.
+    own = "class Node:\n    def __init__(self, before):\n        self.before = before\nnode = None\nfor _ in range(100_000):\n    node = Node(node)\nprint('built')\n"
+    assert "defines no L" in reader.run(own)
+    assert reader.printed() == "built"
     assert reader.pyodide_loads() == loads  # the same Python answered every time
 
 

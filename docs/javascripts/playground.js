@@ -89,7 +89,7 @@
   function setUp(root) {
     if (root.dataset.ggReady) return;
     root.dataset.ggReady = "1";
-    var presets = JSON.parse(root.querySelector("[data-gg-presets]").textContent);
+    var presets = JSON.parse(root.getAttribute("data-gg-presets"));
     var code = root.querySelector("textarea");
     var select = root.querySelector("select");
     var status = root.querySelector("[data-gg-status]");
@@ -264,7 +264,7 @@
         var text = typeof message.text === "string" ? message.text : "unknown error";
         var overflow = /call stack/i.test(text);
         restart(overflow
-          ? "Python ran out of stack (something nested too deeply to free or print) and has been restarted: press Run to try again."
+          ? "Python ran out of stack space and has been restarted: something was nested too deeply to free or print (a chain of many values dropped inside a function, for example; one kept in a global name is freed safely). Press Run to try again."
           : "Python could not start or run: " + text + ". Press Run to try again.");
       }
     }
