@@ -9,6 +9,7 @@ limit cannot be switched off from inside, and that a stopped worker never writes
 from __future__ import annotations
 
 import base64
+import re
 from typing import Any, Iterator
 
 import pytest
@@ -160,6 +161,11 @@ def test_a_program_cannot_change_the_next_one(reader: Reader) -> None:
     assert page.input_value("textarea") == linear
     assert reader.run(linear + "print('print works')\n").startswith(LINEAR_ANSWER)
     assert reader.printed() == "print works"
+    # The player's frames came through the sanitizer and still drive it.
+    player = page.locator(".gg-pg-output .gg-player").first
+    player.locator("[data-gg-action=forward]").click()
+    assert player.get_attribute("data-gg-step") == "1"
+    assert player.locator(".gg-player-status").inner_text().startswith("Seed")
 
 
 @pytest.mark.parametrize(
@@ -244,6 +250,18 @@ while True:
         assert reader.dialogs == [] and reader.outside == []
     finally:
         reader.page.close()
+
+
+def test_without_javascript_no_one_is_told_to_press_run(browser: Any, site_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}playground/")
+        visible = page.inner_text("article")
+        assert "needs JavaScript" in visible
+        assert not re.search(r"\b(Run|Stop|Ctrl\+Enter)\b", visible)
+    finally:
+        context.close()
 
 
 def test_no_request_left_the_site(reader: Reader) -> None:
