@@ -57,7 +57,11 @@ def prepare(render_svg: Callable[[str], str]) -> None:
     """Record the state every run starts from; `render_svg` is the worker's Graphviz (DOT -> SVG)."""
     global _render_svg
     _render_svg = render_svg
-    importlib.import_module("playground_runner")  # and everything it imports, into the baseline
+    runner = importlib.import_module("playground_runner")  # and everything it imports, into the baseline
+    graph = importlib.import_module("glassgrad.viz.graph")
+    graph.render_svg = render_svg
+    # One small drawing now, while the reader is still reading: the first Run then waits less.
+    runner.run("from glassgrad.scratch import Value, backward, square\nL = square(Value(1.0, 'w'), 'L')\nsteps = backward(L)\n", "ggwarm")
     _baseline.clear()
     for name, module in list(sys.modules.items()):
         if not _fresh(name) and not _kept(name) and module is not None and hasattr(module, "__dict__"):
