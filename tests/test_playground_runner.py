@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import pytest
 
-from conftest import REPO
+from helpers import load_module
 
 
 @pytest.fixture(scope="module")
 def runner() -> Any:
-    spec = importlib.util.spec_from_file_location("playground_runner_under_test", REPO / "docs/snippets/playground/runner.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("docs/snippets/playground/runner.py")
 
 
 @pytest.mark.parametrize(

@@ -117,8 +117,8 @@
       buttons.run.disabled = running;
       buttons.stop.disabled = !running;
       // Keep the keyboard's place: the button it was on may have just been disabled.
-      if (running && focused === buttons.run) buttons.stop.focus();
-      if (!running && (focused === buttons.stop || focused === document.body)) buttons.run.focus();
+      if (running && focused === buttons.run) buttons.stop.focus({ preventScroll: true });
+      if (!running && focused === buttons.stop) buttons.run.focus({ preventScroll: true });
     }
     function choose(name) {
       if (!own(presets, name)) return false;
