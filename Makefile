@@ -25,6 +25,7 @@ test: setup  ## run every test: engine, site, notebook, browser
 
 bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process); time builds and the playground's first Run
 	$(PY) scripts/bench.py --record docs/snippets/made_fast/bench.md
+	$(PY) scripts/bench_drawing.py
 	$(PY) scripts/build_times.py
 	$(PY) scripts/bench_playground.py
 
