@@ -207,3 +207,20 @@ def test_the_checker_imports_neither_torch_graphviz_nor_matplotlib() -> None:
 
     code = "import sys, glassgrad.exercises; print(sorted({'torch', 'graphviz', 'matplotlib'} & set(sys.modules)))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
+
+
+def test_the_browser_checks_with_the_playgrounds_messages_and_a_marked_figure() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("playground_runner", REPO / "docs/snippets/playground/runner.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    typo = "from glassgrad.scratch import Value\n\ndef divide(u, v, label=''):\n    return Valeu(u.data / v.data)\n"
+    result = runner.check("divide", typo, "ggrun1")
+    assert result["passed"] is False and result["figure"] == ""
+    assert result["message"].startswith("While checking divide(u, v) at u = ")
+    assert "Unknown name 'Valeu' on line 4" in result["message"]
+    result = runner.check("sigmoid", source("sigmoid", "_start"), "ggrun2")
+    assert result["message"].startswith("The edge ∂s/∂z is wrong")
+    assert 'id="ggrun2-edge-1-0" class="edge gg-link gg-marked"' in result["figure"]
+    assert runner.check("sigmoid", source("sigmoid"), "ggrun3") == {"passed": True, "message": check_program("sigmoid", source("sigmoid")).message, "figure": ""}

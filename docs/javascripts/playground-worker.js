@@ -9,6 +9,8 @@
 //   page -> worker (port): {type: "load"}                    start loading Python now (optional)
 //                          {type: "run", id, code, prefix}   run `code`; `id` is the page's secret for this
 //                                                            run (a random string), `prefix` the figures' ids
+//                          {type: "run", id, code, prefix, exercise}  check `code` as the answer to that
+//                                                            exercise (glassgrad.exercises; the exercises page)
 //   worker -> page (port): {type: "progress", text}          while loading
 //                          {type: "ready", seconds}          Python is loaded
 //                          {type: "running", id}             the program starts now (start its clock)
@@ -16,7 +18,8 @@
 //                                                            [["stdout" | "stderr", text], ...], dropped the
 //                                                            lines left out before them
 //                          {type: "result", id, result}      the runner's dict, as data: {error} or
-//                                                            {summary, figure, order, cards} (HTML strings
+//                                                            {summary, figure, order, cards}, for an exercise
+//                                                            {passed, message, figure} (HTML strings
 //                                                            the page must sanitize before showing them)
 //                          {type: "failed", id, text}        Python could not load, or died (the page
 //                                                            then needs a new worker)
@@ -60,14 +63,14 @@ async function load(base) {
   send({ type: "ready", seconds: (now() - started) / 1000 });
 }
 
-function run(id, code, prefix) {
+function run(id, code, prefix, exercise) {
   sandbox.begin();  // the interpreter as it was before any program, then the clock starts
   send({ type: "running", id: id });
   const emit = function (chunks, dropped) {
     send({ type: "output", id: id, chunks: chunks.toJs(), dropped: dropped });
     chunks.destroy();
   };
-  const pair = sandbox.run(String(code), String(prefix), emit);
+  const pair = sandbox.run(String(code), String(prefix), emit, exercise ? String(exercise) : null);
   let built = null;
   try {
     const result = pair.get(0).toJs({ dict_converter: fromEntries });
@@ -88,7 +91,7 @@ async function onRequest(base, request) {
   try {
     if (!ready) ready = load(base);
     await ready;
-    if (request.type === "run" && id && typeof request.code === "string") run(id, request.code, String(request.prefix || "ggrun"));
+    if (request.type === "run" && id && typeof request.code === "string") run(id, request.code, String(request.prefix || "ggrun"), request.exercise);
   } catch (error) {
     send({ type: "failed", id: id, text: String(error && error.message ? error.message : error) });
   }

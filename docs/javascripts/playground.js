@@ -86,6 +86,12 @@
     return safe;
   }
 
+  // Other page scripts (the exercises page) put the worker's figures in the page through this same sanitizer.
+  var ns = (window.glassgrad = window.glassgrad || {});
+  ns.sanitizedFragment = function (html) {
+    return loadPurifier(new URL("../assets/playground/", scriptUrl).href).then(function (purify) { return fragment(purify, html); });
+  };
+
   function setUp(root) {
     if (root.dataset.ggReady) return;
     root.dataset.ggReady = "1";

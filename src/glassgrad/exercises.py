@@ -106,7 +106,7 @@ class ReaderError(Exception):
 def _call(doing: str, fn: Callable[..., Any], *args: Any) -> Any:
     try:
         return fn(*args)
-    except Exception as error:  # the reader's code: any error becomes a message, none escapes
+    except (Exception, SystemExit) as error:  # the reader's code: any error becomes a message, none escapes
         raise ReaderError(doing, error) from error
 
 
@@ -497,7 +497,7 @@ def check_program(
     namespace["__name__"] = "__exercise__"
     try:
         exec(code, namespace)
-    except Exception as error:  # the reader's program: any error is reported, none escapes
+    except (Exception, SystemExit) as error:  # the reader's program: any error (or exit()) is reported, none escapes
         return Verdict(name, False, described(error) + quoted(_line(error, filename)))
     try:
         return check(name, namespace, seed)

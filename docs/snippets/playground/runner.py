@@ -144,3 +144,19 @@ def run(source: str, prefix: str | None = None, namespace: dict[str, Any] | None
         "order": f"<details><summary>How backward chose its order: the walk, step by step</summary>{order_player}</details>",
         "cards": str(show_complete_state(root)),
     }
+
+
+def check(exercise: str, source: str, prefix: str | None = None, namespace: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Check `source` as the answer to `exercise` (see `glassgrad.exercises`), with this runner's error messages.
+
+    Returns ``{"passed", "message", "figure"}``: the figure is the graph with the wrong edge marked (ids
+    prefixed with `prefix`), or empty. `namespace` receives the program's globals, as for `run`.
+    """
+    from glassgrad.exercises import check_program
+
+    namespace = {} if namespace is None else namespace
+    namespace["input"] = _no_input
+    verdict = check_program(
+        exercise, source, explain=lambda error: explain(error, namespace), filename=FILENAME, namespace=namespace,
+    )
+    return verdict.as_dict(prefix)

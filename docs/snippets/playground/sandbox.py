@@ -157,8 +157,11 @@ def begin() -> None:
     _next[:] = [runner, classes]
 
 
-def run(source: str, prefix: str, emit: Callable[[list[list[str]], int], None]) -> tuple[dict[str, str], list[Any]]:
-    """Run one program (after `begin`); return its result and what it built (for `dismantle`)."""
+def run(
+    source: str, prefix: str, emit: Callable[[list[list[str]], int], None], exercise: str | None = None,
+) -> tuple[dict[str, Any], list[Any]]:
+    """Run one program (after `begin`), or check it as the answer to `exercise`; return its result and what
+    it built (for `dismantle`)."""
     if not _next:
         begin()
     runner, classes = _next
@@ -167,7 +170,10 @@ def run(source: str, prefix: str, emit: Callable[[list[list[str]], int], None]) 
     sys.stdout, sys.stderr, sys.stdin = _Stream(output, "stdout"), _Stream(output, "stderr"), io.StringIO()
     namespace: dict[str, Any] = {}
     try:
-        result = runner.run(source, prefix, namespace=namespace)
+        if exercise is None:
+            result = runner.run(source, prefix, namespace=namespace)
+        else:
+            result = runner.check(exercise, source, prefix, namespace=namespace)
     finally:
         _reset()  # before anything else runs here: the program may have replaced a builtin this module uses
         output.flush()
