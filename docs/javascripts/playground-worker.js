@@ -70,7 +70,9 @@ function run(id, code, prefix, exercise) {
     send({ type: "output", id: id, chunks: chunks.toJs(), dropped: dropped });
     chunks.destroy();
   };
-  const pair = sandbox.run(String(code), String(prefix), emit, exercise ? String(exercise) : null);
+  const pair = typeof exercise === "string"  // (JavaScript's null would reach Python as jsnull, not None)
+    ? sandbox.run(String(code), String(prefix), emit, exercise)
+    : sandbox.run(String(code), String(prefix), emit);
   let built = null;
   try {
     const result = pair.get(0).toJs({ dict_converter: fromEntries });
