@@ -31,11 +31,11 @@ CHAPTER_3 = "chapters/3-fused-sigmoid/"
 
 # Generated figures (SVG outside icons and legend swatches) each page must contain, one row per page.
 EXPECTED_FIGURES = {
-    "": 1,  # Home: the hero graph of the first example
-    CHAPTER_1: 1,  # the complete graph it opens with
-    CHAPTER_2: 6,  # storage, w*w, graph before and after backward; 2 step-through players
-    CHAPTER_3: 6,  # the fused and the atomic neuron; 4 step-through players (2 side by side)
-    "notebook/tutorial/": 13,  # chapters 1 to 3 again: the notebook is made from the chapters
+    "": 2,  # Home: the hero graph of the first example (left to right, and top to bottom for phones)
+    CHAPTER_1: 2,  # the complete graph it opens with (the same two renderings)
+    CHAPTER_2: 4,  # storage, w*w, the ordering player's graph, the graph after backward (with its player)
+    CHAPTER_3: 6,  # the fused and the atomic neuron side by side; 4 step-through players (2 side by side)
+    "notebook/tutorial/": 12,  # chapters 1 to 3 again: the notebook is made from the chapters
     "beyond/stability/": 2,  # value error and gradient error against z, one plot each
     "beyond/gradcheck/": 1,  # the check's error against the step size
     "beyond/why-order/": 11,  # 2 graphs that reuse a value, 2 pairs of players, the diamond after 5 runs

@@ -16,6 +16,7 @@ from glassgrad.viz.cards import show_backward_steps, show_complete_state
 from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
 from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph
 from glassgrad.viz.html import HtmlFragment, escape, fmt, legend, stylesheet, stylesheet_text
+from glassgrad.viz.layout import beside, collapsed, side_by_side_graphs, wide_or_narrow
 from glassgrad.viz.plot import decision_boundary, line_plot
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "PlayerFragment",
     "animate_backward",
     "animate_order",
+    "beside",
+    "collapsed",
     "draw_graph",
     "escape",
     "fmt",
@@ -38,6 +41,8 @@ __all__ = [
     "show_order_walk",
     "show_parent_link",
     "side_by_side",
+    "side_by_side_graphs",
     "stylesheet",
     "stylesheet_text",
+    "wide_or_narrow",
 ]

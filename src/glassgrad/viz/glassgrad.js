@@ -11,7 +11,9 @@
   function player(el, frames) {
     var index = 0, timer = null, marked = [], last = frames.length - 1, buttons = {};
     var status = el.querySelector(".gg-player-status"), speed = el.querySelector(".gg-player-speed");
-    var find = function (id) { return id && el.querySelector("#" + id); };  // ids: letters, digits, _ and -
+    // ids: letters, digits, _ and -. A player with data-gg-graph plays on that figure, elsewhere on the page.
+    var attached = el.hasAttribute("data-gg-graph"), scope = attached ? document : el;
+    var find = function (id) { return id && scope.querySelector("#" + id); };
     var isFullscreen = function () { return document.fullscreenElement === el || el.classList.contains("gg-player--overlay"); };
 
     function go(to) {
@@ -55,6 +57,7 @@
       buttons.play.textContent = timer ? "Pause" : "Play";
       buttons.play.setAttribute("aria-pressed", String(!!timer));
       el.classList.toggle("gg-player--fullscreen", full);
+      if (!buttons.fullscreen) return;  // a player on a figure outside it has none
       buttons.fullscreen.textContent = full ? "Close full screen" : "Open full screen";
       buttons.fullscreen.setAttribute("aria-pressed", String(full));
     }
@@ -113,7 +116,7 @@
       event.preventDefault();
     });
     el.ggClose = function () { fullscreen(false); };
-    go(0);
+    go(attached ? last : 0);  // a figure the page shows after backward opens as drawn
     // Live only after the first frame is shown: loading a page must not read every player aloud.
     status.setAttribute("aria-live", "polite");
   }

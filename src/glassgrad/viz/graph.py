@@ -20,9 +20,10 @@ Each ``<g>`` carries ``data-gg-*`` attributes (``index``, ``label``; on edges ``
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
@@ -113,13 +114,14 @@ FONT = "Helvetica,Arial,sans-serif"
 # (the colours themselves are the light palette's fallback).
 COLOURS = {
     "grad": "#0f766e", "local": "#1d4ed8", "data": "#64748b", "label": "#111827", "value": "#1f2937",
-    "box": "#f8fafc", "op": "#eef2ff", "edge": "#94a3b8",
+    "box": "#f8fafc", "op": "#eef2ff", "edge": "#94a3b8", "mark": "#a16207",
 }
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
 _ROLE = {colour: role for role, colour in COLOURS.items()}
 
-DEFAULT_MIN_WIDTH = 640  # CSS pixels: a graph fits a desktop column; a phone scrolls sideways
+MIN_SCALE = 0.5  # a drawing shrinks to fit its column down to half its natural size (node text 8 px), then scrolls
 HIDDEN = "—"  # a value box's grad when ``show_grad=False``
+LAYOUTS = {"LR": {}, "TB": {"rankdir": "TB", "ranksep": "0.15"}}  # draw_graph's `rankdir`: Graphviz attributes of each
 
 
 def digraph(**graph_attr: str) -> Any:
@@ -309,8 +311,11 @@ def draw_graph(
     id_prefix: str | None = None,
     caption_text: str | None = None,
     max_values: int = MAX_VALUES,
+    rankdir: str = "LR",
+    mark: Collection[Value] = (),
+    mark_label: str = "",
 ) -> GraphFigure:
-    """Draw the graph that produced `root`, left to right, as inline SVG in a sideways-scrolling box.
+    """Draw the graph that produced `root`, left to right (or top to bottom), as inline SVG in a sideways-scrolling box.
 
     Value boxes show name, data and grad (or "—"); each operation is a circle with its symbol; each
     parent → operation edge is labelled with its saved local derivative (``∂m/∂w = 3``).
@@ -319,11 +324,17 @@ def draw_graph(
         root: the output whose ancestors are drawn (usually the loss).
         show_grad: show each ``.grad``; ``False`` draws "—" (the graph before backward).
         min_width: the narrowest the drawing is scaled to, in CSS pixels (narrower screens scroll
-            sideways). Default: the natural width, at most `DEFAULT_MIN_WIDTH`.
+            sideways). Default: half the natural width (`MIN_SCALE`), where node text is 8 px tall.
         id_prefix: the id prefix. Default: derived from everything drawn, so a graph gives the same
             bytes in every build and different graphs on a page get different ids.
         caption_text: an optional ``<figcaption>``.
         max_values: the most values it draws.
+        rankdir: ``"LR"``, forward left to right (wide and low: a desktop column), or ``"TB"``, top to
+            bottom (narrow and tall: a phone, or two graphs side by side). A ``"TB"`` drawing is shown
+            at most at 3/4 of its natural size and, unless `min_width` says otherwise, at least at half.
+        mark: values whose operation is framed in one dashed box (``{prefix}-mark``, class ``gg-mark``),
+            with every marked value that only marked values use: the part where two graphs differ.
+        mark_label: the text of that box.
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
@@ -338,12 +349,33 @@ def draw_graph(
             f"max_values={max_values:,}; Graphviz would take long to lay it out. Draw a smaller part, or pass "
             f"max_values={len(order)} to draw it anyway."
         )
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, f"{show_grad}|{min_width}|{caption_text!r}")
+    if rankdir not in LAYOUTS:
+        raise ValueError(f"draw_graph: rankdir must be one of {', '.join(LAYOUTS)}, got {rankdir!r:.40}")
+    marked = set(mark)
+    head = f"{show_grad}|{min_width}|{caption_text!r}" + (f"|{rankdir}|{sorted(order.index(v) for v in marked if v in order)}|{mark_label!r}" if rankdir != "LR" or marked else "")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, head)
     ids = GraphIds(root, prefix, order)
     index = ids._index
 
-    dot = digraph()
+    dot = digraph(**LAYOUTS[rankdir])
+    box = dot.subgraph(name="cluster_mark") if marked else contextlib.nullcontext(dot)
     element_attrs: dict[str, dict[str, object]] = {}
+    users: dict[Value, set[Value]] = {node: set() for node in order}
+    for node in order:
+        for link in node.parents:
+            users[link.value].add(node)
+    with box as marked_part:
+        if marked:
+            marked_part.attr(
+                id=f"{prefix}-mark", label=f"<{escape(mark_label)}>", style="dashed,rounded", color=COLOURS["mark"],
+                fontcolor=COLOURS["mark"], fontname=FONT, fontsize="11", labeljust="r", **{"class": "gg-mark"},
+            )
+        for node in order:
+            if node in marked:
+                if node.parents:
+                    marked_part.node(ids.op_id(node))
+                if users[node] and users[node] <= marked:
+                    marked_part.node(ids.node_id(node))
     for i, node in enumerate(order):
         role = "gg-value" + (" gg-leaf" if not node.parents else "") + (" gg-root" if node is root else "")
         node_id = ids.node_id(node)
@@ -374,13 +406,18 @@ def draw_graph(
         dot.edge(op_id, node_id, id=out_id, **{"class": "gg-out"})
         element_attrs[out_id] = {"output": i, "role": "out"}
 
-    title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
+    direction = "left to right" if rankdir == "LR" else "top to bottom"
+    title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward {direction}"
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
     svg = re.sub(r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S)
-    narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)
+    if rankdir == "TB":  # narrow and tall: at most 3/4 of its natural size, at least half unless told
+        natural *= 0.75
+        narrowest = min_width if min_width is not None else round(natural * MIN_SCALE / 0.75)
+    else:
+        narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
     grads = "shown" if show_grad else "hidden"
     html = figure_html(
         svg, natural, title=title, prefix=prefix, css="gg gg-graph", narrowest=narrowest,
-        caption_text=caption_text, attrs=f' data-gg-grads="{grads}"',
+        caption_text=caption_text, attrs=f' data-gg-grads="{grads}" data-gg-rankdir="{rankdir}"',
     )
     return GraphFigure(html, ids)
