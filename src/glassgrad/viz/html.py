@@ -109,10 +109,6 @@ def _partial(top: str, bottom: str) -> str:
     return _math(f"<mo>∂</mo>{top}<mo>/</mo><mo>∂</mo>{bottom}")
 
 
-def _g(subscript: str, delta: bool = False) -> str:
-    return _math(('<mi mathvariant="normal">Δ</mi>' if delta else "") + f"<msub><mi>g</mi><mi>{subscript}</mi></msub>")
-
-
 LEGEND_ITEMS = (
     ("upstream", "upstream", _math("<msub><mi>g</mi><mi>v</mi></msub><mo>=</mo><mo>∂</mo><mi>L</mi><mo>/</mo><mo>∂</mo><mi>v</mi>")
      + ", already accumulated in <code>v.grad</code>"),
