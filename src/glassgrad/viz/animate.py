@@ -226,7 +226,7 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
         trace: include the complete trace under the graph (``False`` when the page shows it elsewhere).
         rankdir: `draw_graph`'s layout, ``"LR"`` or ``"TB"``.
         graph: a `draw_graph` figure of `root` already on the page (after backward): the player draws no
-            graph of its own but plays on that one, opening on its last frame (the figure as drawn), and
+            graph of its own but plays on that one, opening on its last step (the figure as drawn), and
             lights the current card of the trace drawn with ``show_backward_steps(steps, graph=graph)``.
 
     Raises:
@@ -241,8 +241,6 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
         raise ValueError("the steps were not logged by backward(root): their first output is not root")
     if graph is not None:  # play on a figure the page already shows, and on its trace cards
         frames = backward_frames(root, steps, graph.ids, trace=True)
-        frames.append(_frame("Done", "Backward is done: every .grad holds its final gradient, as drawn. "
-                             "Reset to replay it step by step.", {}, {}))
         body = f'<div class="gg-player-card gg-js" id="{graph.prefix}-card" hidden></div>'
         return _player("backward", graph.prefix, title, body, frames, graph=graph.prefix)
     head = f"backward|{min_width}" + (f"|{rankdir}" if rankdir != "LR" else "")

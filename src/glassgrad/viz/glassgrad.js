@@ -116,7 +116,7 @@
       event.preventDefault();
     });
     el.ggClose = function () { fullscreen(false); };
-    go(attached ? last : 0);  // a figure the page shows after backward opens as drawn
+    go(attached ? last : 0);  // a figure the page shows after backward opens on backward's last step
     // Live only after the first frame is shown: loading a page must not read every player aloud.
     status.setAttribute("aria-live", "polite");
   }
