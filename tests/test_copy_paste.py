@@ -62,13 +62,28 @@ def visible_code(chapter: str) -> list[str]:
     ]
 
 
+@pytest.fixture(scope="module")
+def pasted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Each chapter's visible code, run in a fresh Python of its own (the three at once)."""
+    started = {}
+    for chapter in STATED:
+        folder = tmp_path_factory.mktemp("pasted")
+        script = folder / "pasted.py"
+        script.write_text(PRELUDE + "\n\n".join(visible_code(chapter)), encoding="utf-8")
+        started[chapter] = subprocess.Popen(
+            [sys.executable, str(script)], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+    finished = {}
+    for chapter, process in started.items():
+        stdout, stderr = process.communicate(timeout=180)
+        finished[chapter] = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+    return finished
+
+
 @pytest.mark.parametrize("chapter", sorted(STATED))
-def test_visible_code_prints_what_the_prose_states(chapter: str, tmp_path: Path) -> None:
-    blocks = visible_code(chapter)
-    assert len(blocks) >= 3, f"{chapter} shows only {len(blocks)} code blocks"
-    script = tmp_path / "pasted.py"
-    script.write_text(PRELUDE + "\n\n".join(blocks), encoding="utf-8")
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+def test_visible_code_prints_what_the_prose_states(chapter: str, pasted: dict[str, subprocess.CompletedProcess[str]]) -> None:
+    assert len(visible_code(chapter)) >= 3, f"{chapter} shows only a few code blocks"
+    run = pasted[chapter]
     assert run.returncode == 0, f"{chapter}'s visible code fails when pasted in order:\n{run.stderr[-3000:]}"
     markdown_text = (REPO / "docs" / chapter).read_text(encoding="utf-8")
     for stated, printed in STATED[chapter]:

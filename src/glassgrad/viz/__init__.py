@@ -9,6 +9,9 @@ Outside the site, add `stylesheet()` once for the colours.
 Graph figures carry stable element ids (``{prefix}-node-{i}``, ``{prefix}-edge-{i}-{k}``, ...: ``i`` is the
 position in ``dependency_safe_order(root)``, ``k`` the link), documented in `glassgrad.viz.graph`. `GraphIds`
 computes them without drawing, a `GraphFigure` carries its own, and trace cards drawn with ``graph=`` name them.
+
+To fit a phone, draw a graph top to bottom (``draw_graph(root, rankdir="TB")``); `glassgrad.viz.layout` places
+figures: two graphs side by side at one scale, one rendering per screen width, a tall graph beside its trace.
 """
 
 from glassgrad.viz.animate import PlayerFragment, animate_backward, animate_order, side_by_side
