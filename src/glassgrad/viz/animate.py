@@ -157,7 +157,7 @@ def script_text() -> str:
 
 
 def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str, Any]], rankdir: str = "LR",
-            graph: str | None = None) -> PlayerFragment:
+            graph: str | None = None, status: str = "") -> PlayerFragment:
     """The player markup: title, controls and status (hidden until the script runs), `body`, frames.
 
     A ``"TB"`` player puts its graph beside the controls where there is room; `graph` is the id of a figure
@@ -178,7 +178,7 @@ def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str
         '<button type="button" data-gg-action="forward" aria-label="Step forward">Forward ▶</button>'
         f'<label class="gg-player-speed-label">Speed <select class="gg-player-speed">{speeds}</select></label>'
         f'{fullscreen}</div>'
-        f'<p class="gg-player-status gg-js" hidden></p>{body}'
+        f'<p class="gg-player-status gg-js" hidden>{escape(status)}</p>{body}'
         f'<script type="application/json" class="gg-frames">{frames_json(data)}</script></section>',
         data,
     )
@@ -226,7 +226,7 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
         trace: include the complete trace under the graph (``False`` when the page shows it elsewhere).
         rankdir: `draw_graph`'s layout, ``"LR"`` or ``"TB"``.
         graph: a `draw_graph` figure of `root` already on the page (after backward): the player draws no
-            graph of its own but plays on that one, opening on its last step (the figure as drawn), and
+            graph of its own but plays on that one, leaving it as drawn until the first step, and
             lights the current card of the trace drawn with ``show_backward_steps(steps, graph=graph)``.
 
     Raises:
@@ -242,7 +242,8 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
     if graph is not None:  # play on a figure the page already shows, and on its trace cards
         frames = backward_frames(root, steps, graph.ids, trace=True)
         body = f'<div class="gg-player-card gg-js" id="{graph.prefix}-card" hidden></div>'
-        return _player("backward", graph.prefix, title, body, frames, graph=graph.prefix)
+        status = "After backward, as drawn: step forward to replay it from the start, one link at a time."
+        return _player("backward", graph.prefix, title, body, frames, graph=graph.prefix, status=status)
     head = f"backward|{min_width}" + (f"|{rankdir}" if rankdir != "LR" else "")
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(walk(root), True, head, "ggb")
     figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix, rankdir=rankdir)
