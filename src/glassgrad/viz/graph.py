@@ -122,6 +122,7 @@ _ROLE = {colour: role for role, colour in COLOURS.items()}
 MIN_SCALE = 0.5  # a drawing shrinks to fit its column down to half its natural size (node text 8 px), then scrolls
 HIDDEN = "—"  # a value box's grad when ``show_grad=False``
 LAYOUTS = {"LR": {}, "TB": {"rankdir": "TB", "ranksep": "0.15"}}  # draw_graph's `rankdir`: Graphviz attributes of each
+TB_SCALE = 0.65  # a top-to-bottom drawing is tall: shown at most at this fraction of its natural size
 
 
 def digraph(**graph_attr: str) -> Any:
@@ -331,7 +332,8 @@ def draw_graph(
         max_values: the most values it draws.
         rankdir: ``"LR"``, forward left to right (wide and low: a desktop column), or ``"TB"``, top to
             bottom (narrow and tall: a phone, or two graphs side by side). A ``"TB"`` drawing is shown
-            at most at 3/4 of its natural size and, unless `min_width` says otherwise, at least at half.
+            at most at `TB_SCALE` of its natural size (node text 10 px) and, unless `min_width` says
+            otherwise, at least at half (8 px).
         mark: values whose operation is framed in one dashed box (``{prefix}-mark``, class ``gg-mark``),
             with every marked value that only marked values use: the part where two graphs differ.
         mark_label: the text of that box.
@@ -410,9 +412,9 @@ def draw_graph(
     title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward {direction}"
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
     svg = re.sub(r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S)
-    if rankdir == "TB":  # narrow and tall: at most 3/4 of its natural size, at least half unless told
-        natural *= 0.75
-        narrowest = min_width if min_width is not None else round(natural * MIN_SCALE / 0.75)
+    if rankdir == "TB":  # narrow and tall: at most TB_SCALE of its natural size, at least half unless told
+        natural *= TB_SCALE
+        narrowest = min_width if min_width is not None else round(natural * MIN_SCALE / TB_SCALE)
     else:
         narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
     grads = "shown" if show_grad else "hidden"
