@@ -24,7 +24,8 @@ test: setup  ## run every test: engine, site, notebook, browser
 	$(PY) -m pytest
 
 bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process)
-	$(PY) scripts/bench.py
+	$(PY) scripts/bench.py --record docs/snippets/made_fast/bench.md
+	$(PY) scripts/bench_drawing.py
 	$(PY) scripts/build_times.py
 
 clean:  ## remove build outputs (keeps .venv)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 import re
-from html import unescape
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO, page_html
+from helpers import flat_text, run_snippets
 from glassgrad import backward, dependency_safe_order, scratch
 
 SNIPPETS = REPO / "docs" / "snippets" / "why_order"
@@ -25,11 +25,7 @@ PAGE_ORDER = ["graphs", "every_path", "one_pass", "torch_twins", "compare", "ass
 @pytest.fixture(scope="module")
 def page() -> dict:
     """The page's session namespace: every snippet executed in page order."""
-    namespace: dict = {"__name__": "why_order_page"}
-    for name in PAGE_ORDER:
-        path = SNIPPETS / f"{name}.py"
-        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-    return namespace
+    return run_snippets(*(SNIPPETS / f"{name}.py" for name in PAGE_ORDER))
 
 
 def by_label(root) -> dict:
@@ -190,9 +186,7 @@ def test_iterative_order_handles_a_deep_chain(page: dict) -> None:
 # --- the built page ------------------------------------------------------------------------------
 
 
-def text_of(html: str) -> str:
-    """Visible text: tags dropped, entities decoded, whitespace collapsed."""
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+text_of = flat_text
 
 
 @pytest.mark.site
@@ -220,8 +214,8 @@ def test_page_shows_work_counts_and_recursion_figures(built_site: Path, page: di
 @pytest.mark.site
 def test_page_figures_and_tables(built_site: Path) -> None:
     html = page_html(built_site, PAGE)
-    # Two graphs up top, five diamond tabs and four players (right vs breadth-first, right vs =).
-    assert html.count('class="gg gg-graph"') == 2 + 5 + 4
-    assert html.count('class="gg gg-player"') == 4
+    # Two graphs up top, the diamond after the three wrong runs, three players (glassgrad, breadth-first, =).
+    assert html.count('class="gg gg-graph"') == 2 + 3 + 3
+    assert html.count('class="gg gg-player"') == 3
     assert html.count("<table") >= 2 + 5 + 1 + 1  # work, two traces, five graphs, summary
     assert "✗" in html and "0x7f" not in html

@@ -8,14 +8,11 @@ mkdocs.yml's nav, so a page added there is measured too. One browser page visits
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from conftest import REPO
+from helpers import nav_paths, url_of
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 
@@ -26,35 +23,7 @@ SCREENS = ((1280, 9.0), (375, 8.0))
 NOT_MEASURED = {"playground.md", "reference.md"}
 
 
-class _Tags(yaml.SafeLoader):
-    """Reads mkdocs.yml, ignoring its tags (``!ENV``, ``!!python/name:``)."""
-
-
-_Tags.add_multi_constructor("!", lambda loader, suffix, node: None)
-_Tags.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-
-
-def nav_pages(entries: Any) -> list[str]:
-    """The Markdown pages of the nav, in order, as docs-relative paths."""
-    pages: list[str] = []
-    for entry in entries:
-        targets = entry.values() if isinstance(entry, dict) else [entry]
-        for target in targets:
-            if isinstance(target, list):
-                pages += nav_pages(target)
-            elif isinstance(target, str) and target.endswith(".md"):
-                pages.append(target)
-    return pages
-
-
-def page_url(path: str) -> str:
-    """``chapters/1-pytorch.md`` -> ``chapters/1-pytorch/``; ``index.md`` -> ``""``."""
-    stem = path[: -len(".md")]
-    return "" if stem == "index" else re.sub(r"(^|/)index$", r"\1", stem) + "/"
-
-
-NAV = yaml.load((REPO / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Tags)["nav"]
-PAGES = [page_url(path) for path in nav_pages(NAV) if path not in NOT_MEASURED]
+PAGES = [url_of(path) for path in nav_paths() if path.endswith(".md") and path not in NOT_MEASURED]
 
 # Every displayed graph figure: where it lies against the article, whether its box scrolls, its smallest node text.
 MEASURE = """() => {
