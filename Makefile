@@ -23,10 +23,11 @@ build: setup  ## build the site into site/ (strict: any warning or failing block
 test: setup  ## run every test: engine, site, notebook, browser
 	$(PY) -m pytest
 
-bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process)
+bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process); time builds and the playground's first Run
 	$(PY) scripts/bench.py --record docs/snippets/made_fast/bench.md
 	$(PY) scripts/bench_drawing.py
 	$(PY) scripts/build_times.py
+	$(PY) scripts/bench_playground.py
 
 clean:  ## remove build outputs (keeps .venv)
 	rm -rf site build dist .pytest_cache .hypothesis
