@@ -43,7 +43,7 @@ for entry in $NPM_PACKAGES; do
 done
 
 PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3.12 || command -v python3.13 || command -v python3 || true)}
-[ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.10 is needed)" >&2; exit 1; }
+[ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.11 is needed)" >&2; exit 1; }
 
 # The stamp holds a hash of what decides the install: unchanged files (even with new mtimes after a
 # checkout) cost no pip run; any edit to them reinstalls.

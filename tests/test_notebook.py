@@ -245,7 +245,7 @@ def test_editing_a_snippet_edits_the_notebook(tmp_path: Path) -> None:
 def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbformat.NotebookNode) -> None:
     expected = []
     for _, text in chapter_pages():
-        for code, options in executed_blocks(text, REPO):
+        for code, _options in executed_blocks(text, REPO):
             expected.append(code.strip("\n"))
     cells = [cell.source for cell in code_cells(generated)]
     assert cells[0] == hook.SETUP  # the stylesheet, for the figures' colours outside the site
