@@ -42,6 +42,23 @@ for entry in $NPM_PACKAGES; do
     echo "$spec" > "$folder/.version"
 done
 
+# The math font the formulas are typeset in (STIX Two Math, SIL Open Font Licence; an OpenType MATH table
+# makes braces, fractions and parentheses stretch): an ordinary file of docs/, ignored by git, with its licence.
+MATH_FONT=@fontsource/stix-two-math@5.3.0
+if [ "$(cat docs/assets/fonts/.version 2>/dev/null)" != "$MATH_FONT" ]; then
+    mkdir -p .cache/npm docs/assets/fonts
+    tarball=$(echo "${MATH_FONT#@}" | tr '/@' '--').tgz
+    if [ ! -f ".cache/npm/$tarball" ]; then
+        need_debian_package npm npm
+        echo "==> fetching the npm package $MATH_FONT (the math font)"
+        (cd .cache/npm && npm pack --silent "$MATH_FONT" >/dev/null)
+    fi
+    tar -xzf ".cache/npm/$tarball" -C docs/assets/fonts --strip-components=2 package/files/stix-two-math-latin-400-normal.woff2
+    tar -xzf ".cache/npm/$tarball" -O package/LICENSE > docs/assets/fonts/STIX-Two-Math-LICENSE.txt
+    mv docs/assets/fonts/stix-two-math-latin-400-normal.woff2 docs/assets/fonts/stix-two-math.woff2
+    echo "$MATH_FONT" > docs/assets/fonts/.version
+fi
+
 PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3.12 || command -v python3.13 || command -v python3 || true)}
 [ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.11 is needed)" >&2; exit 1; }
 

@@ -23,6 +23,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
+from glassgrad.viz.mathml import render_arithmatex
+
 CHAPTERS = "chapters/*.md"  # the pages the notebook is made of, in file-name order
 NOTEBOOK = "notebook/tutorial.ipynb"  # its place in the site; it is written under .cache/
 
@@ -227,8 +229,7 @@ def notebook_page_html(content: str) -> str:
     return content.replace("</h1>", "</h1>" + note, 1) if "</h1>" in content else note + content
 
 
-@event_priority(50)  # before docs/hooks/mathml.py, which turns the arithmatex markup into MathML
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
-    """Post-process the notebook page only."""
-    return notebook_page_html(content) if page.file.src_uri == NOTEBOOK else content
+    """Post-process the notebook page only, its math typeset like the pages' (mkdocs-jupyter runs no extension)."""
+    return render_arithmatex(notebook_page_html(content)) if page.file.src_uri == NOTEBOOK else content
 
