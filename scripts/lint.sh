@@ -11,8 +11,9 @@ check() {
     "$@" || { status=1; echo "FAILED: $*" >&2; }
 }
 check "$bin/ruff" check .
-check "$bin/ruff" format --check .
+check "$bin/ruff" format --check --output-format concise .
 check "$bin/mypy"  # files and strictness: [tool.mypy] in pyproject.toml
+check "$bin/python" -m mypy.stubtest glassgrad.scratch  # scratch.pyi says what scratch.py does
 check "$bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/*.yml
 check "$bin/check-jsonschema" --builtin-schema vendor.dependabot .github/dependabot.yml
 check "$bin/check-jsonschema" --builtin-schema vendor.citation-file-format CITATION.cff

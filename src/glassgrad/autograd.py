@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator, Literal, NamedTuple, Sequence, overload
+from typing import Any, Iterator, Literal, NamedTuple, Sequence, overload
 
 from glassgrad import scratch as _scratch
 from glassgrad.value import Value, _edges, _parent
@@ -40,7 +40,7 @@ class BackwardSteps(Sequence[BackwardStep]):
 
     __slots__ = ("_flat",)
 
-    def __init__(self, flat: list) -> None:
+    def __init__(self, flat: list[Any]) -> None:
         self._flat = flat
 
     def __len__(self) -> int:
@@ -173,7 +173,7 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
         node.grad = 0.0
     root.grad = 1.0
     if record:
-        log: list = []
+        log: list[Any] = []
         extend = log.extend  # flat: no object per step
         for output in reversed(order):
             upstream = output.grad

@@ -333,14 +333,13 @@ def train(
     if progress is None:
         progress = _interactive()
     report: ProgressCallback | None = ProgressBar() if progress is True else (progress or None)
-    schedule = learning_rate if callable(learning_rate) else None
     losses: list[float] = []
     for step in range(steps):
         loss = loss_fn()
         if not isinstance(loss, Value):
             raise TypeError(f"train: loss_fn must return a Value, got {type(loss).__name__} {loss!r:.60}")
         backward(loss, record=False)
-        rate = schedule(step) if schedule is not None else learning_rate
+        rate = learning_rate(step) if callable(learning_rate) else learning_rate
         for parameter in parameters:
             parameter.data -= rate * parameter.grad
         losses.append(loss.data)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numbers
 import threading
-from typing import Iterable
+from typing import Any, Iterable
 
 
 def as_float(number: object, what: str = "Value") -> float:
@@ -106,6 +106,9 @@ class Value:
     grad: float
     label: str
     op: str
+    # Packed slots (see the module docstring), read by type at run time: typed loosely on purpose.
+    _u: Any  # the tuple of ParentLinks, or (links not built yet) the first operand
+    _du: Any  # None once built; else du (one operand) or (du, v, dv)
 
     def __init__(self, data: float, label: str = "", parents: Iterable[ParentLink] = (), op: str = "") -> None:
         self.data = data if type(data) is float else as_float(data)
@@ -123,10 +126,10 @@ class Value:
         """
         du = self._du
         if du is None:
-            return self._u
+            return self._u  # type: ignore[no-any-return]  # _u holds the built links once _du is None
         # Made by an op: build the links once; from now on they are the truth.
         if type(du) is float:
-            links = (_link(self._u, du),)
+            links: tuple[ParentLink, ...] = (_link(self._u, du),)
         else:
             links = (_link(self._u, du[0]), _link(du[1], du[2]))
         self._u, self._du = links, None
@@ -147,7 +150,7 @@ class Value:
         name = f"{self.label!r}, " if self.label else ""
         return f"Value({name}data={self.data:g}, grad={self.grad:g})"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and deep-copy without recursion, however deep the graph, keeping every identity.
 
         The state of a value starts with its not yet saved ancestors in dependency-safe order, so
@@ -157,7 +160,7 @@ class Value:
         scheduled = _pickling.__dict__.setdefault("scheduled", set())
         if id(self) in scheduled:  # an ancestor listed by a value saved earlier: its parents are saved
             scheduled.discard(id(self))
-            prelude: tuple = ()
+            prelude: tuple[Value, ...] = ()
         else:  # saved first: earlier lists are done with (their values were saved before this one)
             prelude = tuple(_autograd.dependency_safe_order(self)[:-1])
             scheduled.clear()
@@ -165,7 +168,7 @@ class Value:
         links = tuple((parent, local) for parent, local in _edges(self))
         return (_shell, (self.data, self.label, self.op), (prelude, self.grad, links))
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
         _, self.grad, links = state
         self.parents = [ParentLink(parent, local) for parent, local in links]
 
@@ -276,7 +279,7 @@ def _parent(node: Value, k: int) -> Value | None:
         links = node._u
         return links[k].value if k < len(links) else None
     if k == 0:
-        return node._u
+        return node._u  # type: ignore[no-any-return]  # _u is the first operand while links are unbuilt
     return du[1] if k == 1 and type(du) is tuple else None
 
 

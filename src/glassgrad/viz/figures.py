@@ -27,9 +27,9 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
     if not output.parents:
         raise ValueError(f"{caption(output)} has no parent links to show")
     if id_prefix is None:
-        shown = [f"{k}|{output.label!r}|{output.data!r}|{output.grad!r}"]
-        shown += [f"{other.value.label!r}|{other.value.data!r}|{other.local_grad!r}" for other in output.parents]
-        id_prefix = fingerprint("ggs", shown)
+        drawn = [f"{k}|{output.label!r}|{output.data!r}|{output.grad!r}"]
+        drawn += [f"{other.value.label!r}|{other.value.data!r}|{other.local_grad!r}" for other in output.parents]
+        id_prefix = fingerprint("ggs", drawn)
     check_prefix(id_prefix)
     link = output.parents[k]
     shown = {output: caption(output)}
