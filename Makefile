@@ -17,8 +17,9 @@ setup:  ## create .venv and install glassgrad with every extra, Graphviz, Chromi
 serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding the pages you change
 	SITE_URL=http://$(HOST)/ NOTEBOOK_EXECUTE=false $(PY) -m mkdocs serve --dirty --dev-addr $(HOST) --watch src/glassgrad
 
-build: setup  ## build the site into site/ (strict: any warning or failing block fails)
+build: setup  ## build the site into site/ (strict: any warning or failing block fails), then check it
 	$(PY) -m mkdocs build --strict
+	$(PY) scripts/check_site.py site
 
 # Lint first (seconds), then pytest even when lint failed; fails if either did (pytest's exit code first).
 test: setup  ## run every check: ruff, mypy, workflow schemas, then every test (engine, site, notebook, browser)
