@@ -1,9 +1,14 @@
-"""Shared pytest fixtures: the documentation site is built once per test session.
+"""Shared pytest fixtures: the documentation site is built once per run, and one Chromium serves every browser test.
 
 Use the `built_site` fixture (a `pathlib.Path` to the built site) and `page_html(site, "chapters/1-pytorch/")`
-to read one page. Tests that build the site carry the `site` marker (`pytest -m "not site"` skips them).
-A test that needs a second, independent build of this checkout (determinism) asks for `rebuilt_site`:
-it is built side by side with `built_site`, on the other core, instead of after it.
+to read one page; `site_url` serves it; `browser` is a Playwright Chromium. Tests that use `built_site` get the
+`site` marker here (`pytest -m "not site"` skips them; mark a test that builds a copy of its own yourself) and run
+after the others, while the site builds.
+Plain helpers (parsing pages, loading the docs' code, PyTorch twins): tests/helpers.py.
+
+`make test` runs on both cores (pytest-xdist, ``-n 2`` in pyproject.toml): each worker is its own session,
+so the build is shared through a lock file (the pattern of xdist's documentation), and each worker has its
+own server and browser.
 """
 
 from __future__ import annotations
@@ -17,25 +22,28 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterator
 
 import pytest
+from filelock import FileLock
 from hypothesis import HealthCheck, settings
+
+from helpers import REPO
 
 # The one hypothesis profile: no deadline and no speed health check (the machine is shared, and a graph
 # test's time depends on the graph drawn), 60 examples per property.
 settings.register_profile("glassgrad", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("glassgrad")
 
-REPO = Path(__file__).resolve().parents[1]
-"""The repository root (holds mkdocs.yml, docs/ and src/)."""
-
 BUILD_TIMEOUT = 600
 """Seconds one ``mkdocs build`` may take before the test fails (a build takes about a minute here)."""
 
-_REBUILD_WANTED = pytest.StashKey[bool]()
+SITE_TEST_TIMEOUT = BUILD_TIMEOUT + 120
+"""pytest-timeout's limit for a `site` test (it may wait for the shared build, or build copies); others get
+pyproject.toml's ``timeout``."""
 
 
 @dataclass
@@ -98,7 +106,7 @@ def start_build(root: Path, destination: Path, *, pythonpath: Path | None = None
 
 
 def build_site(
-    root: Path, destination: Path, *, pythonpath: Path | None = None, check: bool = True
+    root: Path, destination: Path, *, pythonpath: Path | None = None, check: bool = True, notebook: bool = True
 ) -> subprocess.CompletedProcess[str]:
     """Run ``mkdocs build --strict`` on the tree at `root` into `destination`, in a fresh process, and wait.
 
@@ -107,11 +115,12 @@ def build_site(
         destination: output folder for the site.
         pythonpath: a ``src`` folder to import glassgrad from instead of the installed one.
         check: raise `AssertionError` with the build's log when it fails.
+        notebook: execute the notebook page (``False``: the page shows its code only).
 
     Returns:
         The finished process; ``stdout`` holds its whole log (stderr merged in), ``stderr`` is empty.
     """
-    return start_build(root, destination, pythonpath=pythonpath).finish(check=check)
+    return start_build(root, destination, pythonpath=pythonpath, notebook=notebook).finish(check=check)
 
 
 def page_html(site: Path, page: str) -> str:
@@ -121,31 +130,53 @@ def page_html(site: Path, page: str) -> str:
 
 
 def copy_tree(destination: Path) -> Path:
-    """Copy what the build reads (mkdocs.yml, docs/, src/) into `destination`; return it."""
+    """Copy what the build reads (mkdocs.yml, docs/, src/; .cache/npm linked) into `destination`; return it."""
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
     destination.mkdir(parents=True, exist_ok=True)
     shutil.copy2(REPO / "mkdocs.yml", destination / "mkdocs.yml")
     for folder in ("docs", "src"):
         shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
+    if (REPO / ".cache/npm").is_dir():  # the playground's runtime, unpacked by `make setup` (read, never written)
+        (destination / ".cache").mkdir(exist_ok=True)
+        (destination / ".cache/npm").symlink_to(REPO / ".cache/npm", target_is_directory=True)
     return destination
 
 
 def keep_only_pages(tree: Path, pages: list[str]) -> None:
-    """Trim the copied `tree` to `pages` (paths under docs/) and a nav of just those: a quicker build."""
+    """Trim the copied `tree` to `pages` (paths under docs/): a quicker build, whose pages are as in the full site.
+
+    Every other page keeps only its front matter and title, so the nav, the sidebar and every link stay the same
+    while the build runs no code of theirs.
+    """
     for page in (tree / "docs").rglob("*.md"):
-        if page.relative_to(tree / "docs").as_posix() not in pages:
-            page.unlink()
-    config = tree / "mkdocs.yml"
-    nav = "nav:\n" + "".join(f"  - {page}\n" for page in pages)
-    trimmed, count = re.subn(r"^nav:\n(?:[ -].*\n)+", nav, config.read_text(encoding="utf-8"), flags=re.MULTILINE)
-    assert count == 1, "mkdocs.yml has no nav block"
-    config.write_text(trimmed.replace("  - docs/hooks/notebook.py\n", ""), encoding="utf-8")  # and no notebook page
+        relative = page.relative_to(tree / "docs").as_posix()
+        if relative in pages or relative.startswith(("hooks/", "snippets/")):
+            continue
+        text = page.read_text(encoding="utf-8")
+        front_matter = re.match(r"---\n.*?\n---\n", text, re.DOTALL)
+        title = re.search(r"^# .*$", text, re.MULTILINE)
+        page.write_text((front_matter[0] if front_matter else "") + (title[0] if title else "") + "\n", encoding="utf-8")
 
 
-@pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run count
+def needs_site(item: pytest.Item) -> bool:
+    """Whether the test reads the built site (directly, or through a fixture that does)."""
+    return "built_site" in getattr(item, "fixturenames", ())
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects: the `site` marker it adds must count
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Note whether any selected test wants `rebuilt_site`, so `built_site` starts both builds at once."""
-    config.stash[_REBUILD_WANTED] = any("rebuilt_site" in getattr(item, "fixturenames", ()) for item in items)
+    """Tests that need the site carry the `site` marker, run last (the site builds meanwhile), browser tests (the
+    longest) first among them.
+
+    Every `site` test (those that build a copy of their own too) gets a longer timeout.
+    """
+    for item in items:
+        if needs_site(item):
+            item.add_marker(pytest.mark.site)
+        if item.get_closest_marker("site") and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(SITE_TEST_TIMEOUT))
+    # A stable sort: within each group the files' order stays. xdist hands the tests out in this order.
+    items.sort(key=lambda item: (needs_site(item), needs_site(item) and item.get_closest_marker("browser") is None))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -157,44 +188,96 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-@pytest.fixture(scope="session")
-def _site_builds(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> dict[str, Path]:
-    """The session's builds of this checkout: ``"first"``, and ``"second"`` when a test wants `rebuilt_site`."""
-    builds = {"first": start_build(REPO, tmp_path_factory.mktemp("site") / "site")}
-    if pytestconfig.stash.get(_REBUILD_WANTED, False):
-        # The determinism test compares the chapter pages and Home: the notebook need not run twice.
-        builds["second"] = start_build(REPO, tmp_path_factory.mktemp("rebuilt-site") / "site", notebook=False)
-    try:
-        for build in builds.values():
-            build.finish()
-    finally:
-        for build in builds.values():  # a failed first build must not leave the second one running
-            if build.process.poll() is None:
-                build.process.kill()
-                build.process.wait()
-    return {name: build.destination for name, build in builds.items()}
+class _SharedBuild:
+    """A build of this checkout made once per run: started by the first session that takes its lock, read by all.
+
+    The session that starts it waits for it in a thread of its own and then writes ``NAME.done`` ("ok" or the
+    failure), so the others need only wait for that file, whichever tests each of them runs.
+    """
+
+    def __init__(self, folder: Path, name: str, *, notebook: bool = True) -> None:
+        self.site = folder / name
+        self.done = folder / f"{name}.done"
+        self.lock = FileLock(str(folder / f"{name}.lock"))
+        self.notebook = notebook
+        self.waiter: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the build in the background unless a session of this run already has (never waits for it)."""
+        with self.lock:
+            if self.site.with_suffix(".started").exists():
+                return
+            self.site.with_suffix(".started").touch()
+        build = start_build(REPO, self.site, notebook=self.notebook)
+
+        def finish() -> None:
+            try:
+                build.finish()
+                outcome = "ok"
+            except BaseException as error:  # noqa: BLE001 - reported to every test that needs the site
+                outcome = f"the site's build failed:\n{error}"
+                if build.process.poll() is None:
+                    build.process.kill()
+            self.done.write_text(outcome, encoding="utf-8")
+
+        self.waiter = threading.Thread(target=finish, name="site build", daemon=True)
+        self.waiter.start()
+
+    def wait(self) -> Path:
+        """The built site, once built; a failed build fails every test that needs it, with the build's log."""
+        self.start()
+        deadline = time.monotonic() + BUILD_TIMEOUT + 60
+        while not self.done.exists():
+            assert time.monotonic() < deadline, "the site's build did not finish"
+            time.sleep(0.2)
+        outcome = self.done.read_text(encoding="utf-8")
+        if outcome != "ok":
+            raise AssertionError(outcome)
+        return self.site
 
 
 @pytest.fixture(scope="session")
-def built_site(_site_builds: dict[str, Path]) -> Path:
-    """The whole site, built once per test session from this checkout with ``--strict``."""
-    return _site_builds["first"]
+def _shared_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, _SharedBuild]]:
+    # A folder every xdist worker of this run sees (PYTEST_XDIST_WORKER: set in each worker by pytest-xdist).
+    base = tmp_path_factory.getbasetemp()
+    folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    # The second build skips the notebook: what it is for, comparing pages, never needs it run twice.
+    builds = {"built_site": _SharedBuild(folder, "site"), "rebuilt_site": _SharedBuild(folder, "rebuilt-site", notebook=False)}
+    yield builds
+    for build in builds.values():
+        if build.waiter is not None:  # another worker may still be waiting for this session's build
+            build.waiter.join(BUILD_TIMEOUT)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _start_site_builds(request: pytest.FixtureRequest, _shared_builds: dict[str, _SharedBuild]) -> None:
+    """At the start of the run, start each build a selected test needs, so the builds run during the other tests."""
+    for name, build in _shared_builds.items():
+        if any(name in getattr(item, "fixturenames", ()) for item in request.session.items):
+            build.start()
 
 
 @pytest.fixture(scope="session")
-def rebuilt_site(_site_builds: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A second, independent strict build of this checkout (made alongside `built_site`), for determinism."""
-    if "second" not in _site_builds:  # requested outside collection (e.g. request.getfixturevalue): build it now
-        destination = tmp_path_factory.mktemp("rebuilt-site") / "site"
-        build_site(REPO, destination)
-        _site_builds["second"] = destination
-    return _site_builds["second"]
+def built_site(_shared_builds: dict[str, _SharedBuild]) -> Path:
+    """The whole site, built once per run (shared by the xdist workers) from this checkout with ``--strict``."""
+    return _shared_builds["built_site"].wait()
+
+
+@pytest.fixture(scope="session")
+def rebuilt_site(built_site: Path, _shared_builds: dict[str, _SharedBuild]) -> Path:
+    """A second, independent strict build of this checkout (the notebook not run), made only when a test asks for it.
+
+    A whole second build costs as much as the first: to check that some pages build the same, prefer a build of
+    a copy that runs only their code (`copy_tree`, `keep_only_pages`, as tests/test_site.py's determinism test).
+    """
+    return _shared_builds["rebuilt_site"].wait()
 
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium, which Playwright drives (its own browser download cannot work offline)."""
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -216,9 +299,9 @@ def site_url(built_site: Path) -> Iterator[str]:
         server.server_close()
 
 
-@pytest.fixture(scope="module")  # per module: a test may start Playwright itself, and only one may run at a time
+@pytest.fixture(scope="session")  # so no test may start Playwright itself: use this fixture
 def browser() -> Iterator[Any]:
-    """One headless Chromium for the test module, driven by Playwright."""
+    """One headless Chromium for the session (each xdist worker has its own), driven by Playwright."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     if shutil.which(CHROMIUM) is None:
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")

@@ -252,13 +252,6 @@ def build_torch(program: Program) -> tuple[list, object]:
     return nodes, _sum_of_sinks(program, nodes)
 
 
-def same_float(mine: float, theirs: float, rel: float = 1e-12, abs_tol: float = 0.0) -> bool:
-    """Equal as IEEE results: nan equals nan, infinities must match exactly, finite numbers within tolerance."""
-    if math.isnan(mine) or math.isnan(theirs):
-        return math.isnan(mine) and math.isnan(theirs)
-    return math.isclose(mine, theirs, rel_tol=rel, abs_tol=abs_tol)
-
-
 def error_scales(nodes: Sequence[Value], root: Value) -> tuple[dict[int, float], dict[int, float]]:
     """Per node (keyed by ``id``), how much rounding each of its value and its gradient can carry.
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from html.parser import HTMLParser
 
 import pytest
 
@@ -15,6 +14,7 @@ pytest.importorskip("graphviz")
 from glassgrad import Value, backward, dependency_safe_order, trace_dependency_safe_order  # noqa: E402
 from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
 from glassgrad.viz import draw_graph, fmt  # noqa: E402
+from helpers import parse  # noqa: E402
 from glassgrad.viz.animate import (  # noqa: E402
     animate_backward,
     animate_order,
@@ -42,39 +42,6 @@ GRAPHS = {
     "atomic": lambda: sigmoid_neuron(False)["L"],
     "shared": shared_graph,
 }
-
-
-class ScriptReader(HTMLParser):
-    """Collects element ids and the text of every JSON script, as a browser's parser splits them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ids: set[str] = set()
-        self.json_scripts: list[str] = []
-        self._in_json = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = dict(attrs)
-        if "id" in attributes:
-            self.ids.add(attributes["id"] or "")
-        self._in_json = tag == "script" and attributes.get("type") == "application/json"
-        if self._in_json:
-            self.json_scripts.append("")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "script":
-            self._in_json = False
-
-    def handle_data(self, data: str) -> None:
-        if self._in_json:
-            self.json_scripts[-1] += data
-
-
-def parse(html: str) -> ScriptReader:
-    reader = ScriptReader()
-    reader.feed(html)
-    reader.close()
-    return reader
 
 
 def replay(data: dict) -> list[tuple[dict[str, set[str]], dict[str, str]]]:
@@ -177,7 +144,7 @@ def test_every_frame_id_exists_in_the_figure(make, name: str) -> None:
     referenced = set()
     for frame in player.data["frames"]:
         referenced.update(frame["marks"], frame["texts"], filter(None, [frame["focus"]]))
-    assert referenced and referenced <= page.ids
+    assert referenced and referenced <= set(page.ids)
     assert json.loads(page.json_scripts[0]) == player.data
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 import re
-from html import unescape
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO, page_html
+from helpers import flat_text, run_snippets
 from glassgrad import backward, dependency_safe_order, scratch
 
 SNIPPETS = REPO / "docs" / "snippets" / "why_order"
@@ -25,11 +25,7 @@ PAGE_ORDER = ["graphs", "every_path", "one_pass", "torch_twins", "compare", "ass
 @pytest.fixture(scope="module")
 def page() -> dict:
     """The page's session namespace: every snippet executed in page order."""
-    namespace: dict = {"__name__": "why_order_page"}
-    for name in PAGE_ORDER:
-        path = SNIPPETS / f"{name}.py"
-        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-    return namespace
+    return run_snippets(*(SNIPPETS / f"{name}.py" for name in PAGE_ORDER))
 
 
 def by_label(root) -> dict:
@@ -190,9 +186,7 @@ def test_iterative_order_handles_a_deep_chain(page: dict) -> None:
 # --- the built page ------------------------------------------------------------------------------
 
 
-def text_of(html: str) -> str:
-    """Visible text: tags dropped, entities decoded, whitespace collapsed."""
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+text_of = flat_text
 
 
 @pytest.mark.site

@@ -1,9 +1,9 @@
 """The built site in a real browser (Debian's Chromium, driven by Playwright).
 
-Every page loads without a console error and without a request outside the site; every
-step-through animation shows, at every step, exactly the engine's trace (expected values are
+Every step-through animation shows, at every step, exactly the engine's trace (expected values are
 computed here from glassgrad, never typed in); controls, keyboard, linked highlights and full
-screen work; phones never scroll the document sideways; the dark palette keeps graph text legible.
+screen work; the dark palette keeps graph text legible, mid-animation too. (Every page's console,
+requests, accessibility and phone width: tests/test_a11y.py.)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from glassgrad import Value, backward, dependency_safe_order, trace_dependency_s
 from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
 
-pytestmark = [pytest.mark.browser, pytest.mark.site]
+pytestmark = pytest.mark.browser  # and `site`, from conftest, on each test that reads the built site
 
 GRAPHS: dict[str, Callable[[], Value]] = {
     "linear": lambda: linear_loss()["L"],
@@ -114,16 +114,6 @@ def check_against_frames(states: list[dict[str, Any]], data: dict[str, Any]) -> 
             i: set(classes.split()) for i, classes in frame["marks"].items()
         }
         assert {i: seen["texts"][i] for i in folded} == {i: html.unescape(re.sub("<[^>]+>", "", text)) for i, text in folded.items()}
-
-
-# The document's width against the viewport's, naming the widest elements that stick out (for the report).
-OVERFLOW = """() => {
-  const viewport = document.documentElement.clientWidth;
-  const culprits = [...document.querySelectorAll('body *')]
-    .filter(e => e.getBoundingClientRect().right > viewport + 1 && !e.closest('.gg-scroll, pre, .md-typeset__scrollwrap'))
-    .slice(0, 3).map(e => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined ? '.' + e.className : ''));
-  return {document: document.documentElement.scrollWidth, viewport, culprits};
-}"""
 
 
 # The state of a player as the reader sees it, read in one round trip per step.
@@ -256,31 +246,6 @@ def step_through(player: Any, count: int) -> list[dict[str, Any]]:
     )
     assert len(states) == count
     return states
-
-
-def test_every_page_loads_cleanly_and_fits_a_phone(built_site: Path, visit: Callable[..., Visit]) -> None:
-    """No console error, no request outside the site, and at 375 px no sideways scroll of the document."""
-    pages = site_pages(built_site)
-    with_players = pages_with_players(built_site)
-    assert len(pages) >= 4 and with_players
-    problems = []
-    for page in pages:
-        session = visit(page, wait_until="networkidle", viewport={"width": 375, "height": 800}, is_mobile=True)
-        if session.errors:
-            problems.append((page, "console errors", session.errors))
-        if session.outside:
-            problems.append((page, "requests outside the site", session.outside))
-        widths = session.page.evaluate(OVERFLOW)
-        if widths["document"] > widths["viewport"]:
-            problems.append((page, "document wider than the phone", widths))
-        if page in with_players:
-            scrolls = session.page.evaluate(
-                "[...document.querySelectorAll('.gg-player .gg-scroll')].map(e => e.scrollWidth > e.clientWidth)"
-            )
-            if not any(scrolls):  # the wide graphs scroll inside their own boxes instead
-                problems.append((page, "no player graph scrolls in its box", scrolls))
-        session.page.context.close()
-    assert problems == []
 
 
 def test_animations_replay_the_engine_traces(built_site: Path, visit: Callable[..., Visit]) -> None:

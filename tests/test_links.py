@@ -2,40 +2,16 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
-pytestmark = pytest.mark.site
-
-LINKING = {("a", "href"), ("link", "href"), ("img", "src"), ("script", "src"), ("source", "src"), ("iframe", "src")}
+from helpers import Page, parse
 
 
-class Links(HTMLParser):
-    """The links and the element ids (and `name`d anchors) of one page."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.links: list[str] = []
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if value is None:
-                continue
-            if name == "id" or (tag == "a" and name == "name"):
-                self.ids.add(value)
-            if (tag, name) in LINKING:
-                self.links.append(value)
-
-
-def parse(path: Path) -> Links:
-    links = Links()
-    links.feed(path.read_text(encoding="utf-8"))
-    links.close()
-    return links
+def links_of(path: Path) -> Page:
+    return parse(path.read_text(encoding="utf-8"))
 
 
 def target_file(site: Path, url_path: str) -> Path:
@@ -46,7 +22,7 @@ def target_file(site: Path, url_path: str) -> Path:
 
 def broken_links(site: Path) -> list[str]:
     """Every internal link of the site whose file, or whose #fragment on that page, does not exist."""
-    pages = {path: parse(path) for path in sorted(site.rglob("*.html"))}
+    pages = {path: links_of(path) for path in sorted(site.rglob("*.html"))}
     broken = []
     for path, page in pages.items():
         base = "/" + path.relative_to(site).as_posix()
@@ -59,12 +35,13 @@ def broken_links(site: Path) -> list[str]:
             if not target.is_file():
                 broken.append(f"{base}: {link} (no {target.relative_to(site)})")
             elif url.fragment and target.suffix == ".html":
-                ids = pages[target].ids if target in pages else parse(target).ids
-                if unquote(url.fragment) not in ids:
+                anchors = pages[target].anchors if target in pages else links_of(target).anchors
+                if unquote(url.fragment) not in anchors:
                     broken.append(f"{base}: {link} (no id {url.fragment!r} on {target.relative_to(site)})")
     return broken
 
 
+@pytest.mark.site
 def test_every_internal_link_and_fragment_resolves(built_site: Path) -> None:
     assert len(list(built_site.rglob("index.html"))) >= 10
     broken = broken_links(built_site)

@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 
 import glassgrad as gg  # noqa: E402
 from glassgrad import ParentLink, Value, backward, gradcheck  # noqa: E402
-from strategies import same_float  # noqa: E402
+from helpers import run_glassgrad, run_torch, same_float  # noqa: E402
 
 inf, nan = math.inf, math.nan
 
@@ -48,22 +48,6 @@ POINTS = {
 def outside_domain(name: str, args: tuple[float, ...]) -> bool:
     """Points where the op is undefined for reals (covered by the IEEE tests instead)."""
     return (name == "log" or name.startswith("power^0.5") or name == "power^1/3") and args[0] <= 0
-
-
-def run_glassgrad(function, args: tuple) -> tuple[float, list[float]]:
-    """Forward value and the gradient of every Value argument, from glassgrad."""
-    leaves = [Value(a) if isinstance(a, float) else a for a in args]
-    out = function(*leaves)
-    backward(out)
-    return out.data, [leaf.grad for leaf in leaves if isinstance(leaf, Value)]
-
-
-def run_torch(function, args: tuple) -> tuple[float, list[float]]:
-    """Forward value and the gradient of every tensor argument, from PyTorch float64 (0.0 if never reached)."""
-    leaves = [torch.tensor(a, dtype=torch.float64, requires_grad=True) if isinstance(a, float) else a for a in args]
-    out = function(*leaves)
-    out.backward()
-    return out.item(), [leaf.grad.item() if leaf.grad is not None else 0.0 for leaf in leaves if torch.is_tensor(leaf)]
 
 
 def assert_same(
@@ -279,6 +263,17 @@ GRADCHECK = {
     "methods": (lambda u: u.exp().tanh() + u.sigmoid().log() + u.relu(), [0.35]),
 }
 """A function of one or two Values for every op, and a point inside its domain."""
+
+
+def test_every_public_op_has_a_gradcheck_case() -> None:
+    """A new op in glassgrad.ops cannot go unchecked: each public function appears in GRADCHECK."""
+    import inspect
+
+    public = {
+        name for name, obj in vars(gg.ops).items()
+        if inspect.isfunction(obj) and obj.__module__ == gg.ops.__name__ and not name.startswith("_")
+    }
+    assert public == {name.split("^")[0].rstrip("+-") for name in GRADCHECK} - {"operators", "methods"}
 
 
 @pytest.mark.parametrize("name", GRADCHECK)

@@ -8,6 +8,7 @@ README's example, and loads only the standard library (no torch, no graphviz).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -20,7 +21,10 @@ import pytest
 
 pytestmark = pytest.mark.packaging
 
-REPO = Path(__file__).resolve().parents[1]
+from helpers import REPO
+
+CLEAN_ENVIRONMENT = {name: value for name, value in os.environ.items() if not name.startswith("PYTHON")}
+"""The environment of the build and install: nothing (no PYTHONPATH) may lead them to this checkout's packages."""
 
 CHECK_IN_FRESH_VENV = textwrap.dedent(
     """
@@ -69,7 +73,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     dist = tmp_path_factory.mktemp("dist")
     # --no-isolation: reuse this environment's setuptools instead of downloading one.
     command = [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(project)]
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT)
     assert finished.returncode == 0, finished.stdout + finished.stderr
     (built,) = dist.glob("glassgrad-*.whl")
     return built
@@ -82,10 +86,13 @@ def fresh_install(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
     venv.create(environment, with_pip=False, system_site_packages=False)
     python = environment / "bin" / "python"
     install = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index", str(wheel)]
-    finished = subprocess.run(install, capture_output=True, text=True, timeout=120)
+    finished = subprocess.run(install, capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT)
     assert finished.returncode == 0, finished.stdout + finished.stderr
     # -I: isolated mode, so neither PYTHONPATH nor the current folder can supply a glassgrad.
-    run = subprocess.run([str(python), "-I", "-c", CHECK_IN_FRESH_VENV], capture_output=True, text=True, timeout=60, cwd=environment)
+    run = subprocess.run(
+        [str(python), "-I", "-c", CHECK_IN_FRESH_VENV], capture_output=True, text=True, timeout=60, cwd=environment,
+        env=CLEAN_ENVIRONMENT,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     return json.loads(run.stdout)
 

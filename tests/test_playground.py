@@ -9,7 +9,6 @@ scroll the page sideways; ``?preset=NAME`` opens a preset.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from typing import Any
 
@@ -18,7 +17,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 import glassgrad.scratch  # noqa: E402
-from conftest import REPO  # noqa: E402
+from helpers import load_module  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
 
@@ -142,10 +141,7 @@ def test_playground(browser: Any, site_url: str) -> None:
 
 
 def load_runner() -> Any:
-    spec = importlib.util.spec_from_file_location("playground_runner", REPO / "docs/snippets/playground/runner.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_module("docs/snippets/playground/runner.py")
 
 
 def test_runner_names_a_cycle_and_a_graph_too_large() -> None:
@@ -158,13 +154,15 @@ L = multiply(w, w, "L")
 w.parents = (ParentLink(L, 1.0),)
 """
     assert "'L' is one of its own ancestors" in runner.run(cycle)["error"]
-    chain = f"""\
+    chain = """\
 from glassgrad.scratch import Value, add
 L = Value(1.0, "x")
-for _ in range({runner.MAX_NODES}):
+for _ in range({sums}):
     L = add(L, L)
 """
-    assert runner.run(chain)["error"] == (
+    at_limit = runner.run(chain.format(sums=runner.MAX_NODES - 1))  # x and its sums: exactly MAX_NODES values
+    assert "error" not in at_limit and at_limit["summary"].startswith(f"v{runner.MAX_NODES - 1} = ")  # drawn
+    assert runner.run(chain.format(sums=runner.MAX_NODES))["error"] == (
         f"The graph of L has {runner.MAX_NODES + 1} values; the playground draws at most {runner.MAX_NODES}."
     )
     assert "defines no L" in runner.run("x = 1\n")["error"]

@@ -6,18 +6,24 @@ reader copies is the code that is tested, here on many more points than the page
 
 from __future__ import annotations
 
+import functools
 import math
-import runpy
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from glassgrad import Value, backward, gradcheck
+from helpers import run_snippets
 
-SNIPPET = Path(__file__).resolve().parents[1] / "docs" / "snippets" / "reuse" / "softplus.py"
-softplus = runpy.run_path(str(SNIPPET))["softplus"]
+def softplus(*args: object) -> Value:
+    """The page's softplus (its snippet runs when a test first calls it, not at collection)."""
+    return _page()["softplus"](*args)
+
+
+@functools.cache
+def _page() -> dict:
+    return run_snippets("docs/snippets/reuse/softplus.py")
 
 # PyTorch's softplus returns u itself above u = 20 (its `threshold`), so exact agreement holds up to 20.
 reals = st.floats(min_value=-60.0, max_value=20.0, allow_nan=False)

@@ -215,7 +215,6 @@ def assert_cycle_reported(root: Value, on_cycle: set[str], labels: set[str]) -> 
         message = str(caught.value)
         named = {label for label in labels if f"'{label}'" in message}
         assert named and named <= on_cycle, message
-    assert issubclass(CycleError, ValueError)
 
 
 def test_a_node_that_is_its_own_parent_is_a_cycle() -> None:

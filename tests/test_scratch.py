@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import math
-import re
-from pathlib import Path
 
 import pytest
 
 import glassgrad.scratch as scratch
-from conftest import build_site
 from glassgrad.examples import linear_loss, sigmoid_neuron
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 from glassgrad.torch_reference import sigmoid_neuron as torch_sigmoid_neuron
 from test_seed import LINEAR_STEPS, rows
-from conftest import copy_tree, keep_only_pages
+from helpers import REPO, executed_blocks
 
 
 def test_scratch_reproduces_pytorchs_table_and_the_seven_step_trace() -> None:
@@ -41,24 +38,25 @@ def test_backward_twice_clears_instead_of_accumulating() -> None:
     assert first == second and nodes["w"].grad == torch_linear_loss()["w"][1]
 
 
-@pytest.mark.site
-def test_a_copy_whose_multiply_swaps_its_local_derivatives_fails_the_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    tree = copy_tree(tmp_path / "tree")
-    keep_only_pages(tree, ["chapters/2-from-scratch.md"])  # chapter 2 on its own must catch it
-    engine = tree / "src/glassgrad/scratch.py"
-    source = engine.read_text(encoding="utf-8")
-    right = "parents=(ParentLink(u, v.data),    # d(uv)/du = v\n                          ParentLink(v, u.data)),"
-    wrong = "parents=(ParentLink(u, u.data),    # d(uv)/du = v\n                          ParentLink(v, v.data)),"
-    assert source.count(right) == 1, "multiply's links are no longer written as this test expects"
-    engine.write_text(source.replace(right, wrong), encoding="utf-8")
+def test_chapter_2_catches_a_multiply_that_swaps_its_local_derivatives() -> None:
+    """Chapter 2's own blocks, run in order, fail (so its page cannot build) once its engine's multiply is wrong.
 
-    monkeypatch.setenv("NOTEBOOK_EXECUTE", "false")  # the pages alone decide; the notebook is not run
-    finished = build_site(tree, tmp_path / "site", pythonpath=tree / "src", check=False)
-    log = finished.stdout
-    assert finished.returncode != 0
-    assert re.search(r"docs/chapters/2-from-scratch\.md: executed block \d+ .* raised AssertionError", log), log[-3000:]
+    (That a failing block fails every build, naming it: tests/test_exec_failures.py.)
+    """
+    pytest.importorskip("graphviz")
+    chapter = "docs/chapters/2-from-scratch.md"
+    namespace: dict = {"__name__": "__chapter__"}
+    swapped = False
+    with pytest.raises(AssertionError):
+        for code, _ in executed_blocks((REPO / chapter).read_text(encoding="utf-8"), REPO):
+            exec(compile(code, chapter, "exec"), namespace)  # noqa: S102 - the chapter's own code
+            if not swapped and "multiply" in namespace and namespace["multiply"].__code__.co_filename == chapter:
+                Value, ParentLink = namespace["Value"], namespace["ParentLink"]  # noqa: N806 - the chapter's classes
+                namespace["multiply"] = lambda u, v, label="": Value(
+                    u.data * v.data, label, parents=(ParentLink(u, u.data), ParentLink(v, v.data)), op="×"
+                )
+                swapped = True
+    assert swapped  # the chapter lists its own multiply
 
 
 def test_viz_draws_chapter_2s_engine_and_glassgrad_alike() -> None:

@@ -263,19 +263,7 @@ def test_no_traceback(built_site: Path, page: str) -> None:
 # ---- in a browser: phones and the dark palette ------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """A headless Chromium (Playwright's own, else the system's /usr/bin/chromium)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        try:
-            instance = playwright.chromium.launch()
-        except Exception:  # Playwright's browser download is optional; the system Chromium will do
-            if not Path("/usr/bin/chromium").exists():
-                pytest.skip("no Chromium for Playwright")
-            instance = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        yield instance
-        instance.close()
+# `browser`: conftest's, one Chromium for the session.
 
 
 @pytest.mark.browser

@@ -7,7 +7,6 @@ directly from torch in the test, never against typed-in lists alone.
 from __future__ import annotations
 
 import re
-from html import unescape
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from conftest import REPO, page_html
+from conftest import page_html
+from helpers import flat_text, run_snippets
 from glassgrad import backward
 from glassgrad.examples import LINEAR_INPUTS, SIGMOID_INPUTS, linear_loss, sigmoid_neuron
 from glassgrad.torch_graph import FREED, TorchGraph, walk
@@ -233,11 +233,7 @@ def test_draw_boxes_rejects_bad_input() -> None:
 
 
 def accumulation_page() -> dict:
-    namespace: dict = {"__name__": "accumulation_page"}
-    for name in ("twins", "tables"):
-        path = REPO / "docs" / "snippets" / "accumulation" / f"{name}.py"
-        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), namespace)
-    return namespace
+    return run_snippets(*(f"docs/snippets/accumulation/{name}.py" for name in ("twins", "tables")))
 
 
 def test_accumulate_matches_pytorch_call_by_call() -> None:
@@ -267,9 +263,7 @@ def test_accumulate_matches_pytorch_call_by_call() -> None:
 # --- the built pages -----------------------------------------------------------------------------
 
 
-def text_of(html: str) -> str:
-    """Visible text: tags dropped, entities decoded, whitespace collapsed."""
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+text_of = flat_text
 
 
 @pytest.mark.site

@@ -185,37 +185,25 @@ def test_boundary_survives_nan_scores() -> None:
 
 
 @pytest.mark.site
-def test_training_page_shows_its_runs_and_figures(built_site) -> None:
-    """The page states both PyTorch agreements, draws its figures inline and links the API reference."""
+def test_reference_page_has_an_entry_for_every_public_name(built_site) -> None:
+    """Each public module of the API reference, and each public name in it, has its anchor (links can point at it)."""
+    import importlib
+
     from conftest import page_html
-
-    html = page_html(built_site, "training/")
-    assert "all 40 losses agree with PyTorch" in html
-    assert "all 40 losses and all 105 trained parameters" in html
-    assert html.count('class="gg gg-plot"') == 3  # two loss curves and the decision boundary
-    assert "Σ" in html  # the fused weighted-sum node in the neuron's graph
-    assert "../reference/#glassgrad.nn.train" in html
-    assert "Traceback" not in html
-
-
-@pytest.mark.site
-def test_reference_page_documents_the_public_modules(built_site) -> None:
-    """The API reference has an anchor for each module and for the nn classes."""
-    from conftest import page_html
+    from helpers import parse
+    from test_docstrings import public_names
 
     html = page_html(built_site, "reference/")
-    for anchor in (
-        "glassgrad",
-        "glassgrad.nn",
-        "glassgrad.nn.MLP",
-        "glassgrad.nn.train",
-        "glassgrad.data.make_moons",
-        "glassgrad.examples",
-        "glassgrad.checks",
-        "glassgrad.torch_reference.compare",
-        "glassgrad.viz",
-        "glassgrad.viz.plot.boundary_figure",
-    ):
-        assert f'id="{anchor}"' in html, anchor
+    anchors = parse(html).anchors
+    # glassgrad re-exports value, ops and autograd: their names are documented under glassgrad.
+    modules = ["glassgrad", "glassgrad.checks", "glassgrad.examples", "glassgrad.nn", "glassgrad.data",
+               "glassgrad.torch_reference", "glassgrad.viz"]
+    missing = [f"{name}.{public}" for name in modules for public in public_names(importlib.import_module(name))
+               if f"{name}.{public}" not in anchors] + [name for name in modules if name not in anchors]
+    assert set(missing) <= KNOWN_REFERENCE_GAPS, missing
     assert "&gt;&gt;&gt;" in html  # doctest examples shown as code, not as block quotes
     assert "<blockquote>" not in html
+
+
+KNOWN_REFERENCE_GAPS = {"glassgrad.BackwardStep"}
+"""Public names the reference does not show yet (reported; remove each once the reference documents it)."""

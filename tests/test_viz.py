@@ -79,14 +79,6 @@ def test_every_renderer_returns_a_fragment_whose_repr_html_is_its_str(linear):
         assert str(fragment).strip()
 
 
-def test_stylesheet_wraps_the_package_css_and_has_both_palettes():
-    css = str(stylesheet())
-    assert css.startswith("<style>") and css.endswith("</style>")
-    assert '[data-md-color-scheme="slate"] .gg' in css  # Material's dark palette
-    for role in ("upstream", "local", "contribution", "grad"):
-        assert f"--gg-{role}:" in css
-
-
 def test_legend_names_the_four_roles_in_order():
     items = parse(legend()).findall("li")
     assert [item.get("data-gg-role") for item in items] == ["upstream", "local", "contribution", "grad"]
@@ -247,6 +239,41 @@ def test_shared_operand_draws_two_edges_into_one_op():
     assert texts(elements["sq-node-0"], "gg-t-grad") == [f"grad {w.grad:g}"] == ["grad 4"]
 
 
+def chain_of(count: int) -> Value:
+    """The last of `count` values, each the previous one plus one."""
+    node = Value(0.0, "v0")
+    for i in range(1, count):
+        node = node + 1.0  # the constant 1.0 is a value too
+        node.label = f"v{i}"
+    return node
+
+
+@pytest.mark.parametrize("limit", [5, 7])
+def test_draw_graph_draws_exactly_max_values_and_refuses_one_more(limit):
+    at_limit = chain_of((limit + 1) // 2)  # 1 + 2k values: k sums, each with its constant
+    assert len(dependency_safe_order(at_limit)) == limit
+    drawn = parse(draw_graph(at_limit, max_values=limit, id_prefix="m"))
+    assert len([e for e in drawn.iter() if (e.get("id") or "").endswith("-grad")]) == limit
+    with pytest.raises(ValueError, match=rf"has {limit} values, more than max_values={limit - 1}"):
+        draw_graph(at_limit, max_values=limit - 1)
+
+
+def test_a_label_of_40_characters_is_shown_whole_and_one_of_41_is_cut():
+    whole, cut = "w" * 39 + "!", "x" * 40 + "?"  # 40 and 41 characters
+    out = multiply(Value(2.0, whole), Value(3.0, cut), "out")
+    backward(out)
+    figure = parse(draw_graph(out, id_prefix="t"))
+    elements = by_id(figure)
+    order = dependency_safe_order(out)
+    assert texts(elements[f"t-node-{order.index(out.parents[0].value)}"], "gg-t-label") == [whole]
+    assert texts(elements[f"t-node-{order.index(out.parents[1].value)}"], "gg-t-label") == ["x" * 39 + "…"]
+    tooltips = [text_of(title) for title in figure.iter(f"{SVG}title")]
+    assert cut in tooltips and whole not in tooltips  # only a cut label has its whole text as a tooltip
+    assert [text_of(t) for t in figure.iter(f"{SVG}text") if "∂out/∂" in text_of(t)] == [
+        f"∂out/∂{whole} = 3", f"∂out/∂{'x' * 39}… = 2"
+    ]
+
+
 # --- show_backward_steps ---------------------------------------------------------------------------
 
 
@@ -395,22 +422,22 @@ def hostile_graph():
     return u, v, out
 
 
-def renderers(u, v, out):
-    figure = draw_graph(out)
-    return {
-        "draw_graph": figure,
-        "draw_graph caption": draw_graph(out, caption_text=HOSTILE),
-        "show_backward_steps": show_backward_steps(backward(out), highlight_outputs={HOSTILE + "3"}, graph=figure),
-        "show_complete_state": show_complete_state(out),
-        "show_parent_link": show_parent_link(out),
-        "show_dependency_order": show_dependency_order(out, [u, out, v]),
-        "show_order_walk": show_order_walk(out),
-    }
+RENDERERS = {  # each draws the hostile graph (u, v, out); nothing is drawn before a test runs
+    "draw_graph": lambda u, v, out: draw_graph(out),
+    "draw_graph caption": lambda u, v, out: draw_graph(out, caption_text=HOSTILE),
+    "show_backward_steps": lambda u, v, out: show_backward_steps(
+        backward(out), highlight_outputs={HOSTILE + "3"}, graph=draw_graph(out)
+    ),
+    "show_complete_state": lambda u, v, out: show_complete_state(out),
+    "show_parent_link": lambda u, v, out: show_parent_link(out),
+    "show_dependency_order": lambda u, v, out: show_dependency_order(out, [u, out, v]),
+    "show_order_walk": lambda u, v, out: show_order_walk(out),
+}
 
 
-@pytest.mark.parametrize("name", list(renderers(*hostile_graph())))
+@pytest.mark.parametrize("name", list(RENDERERS))
 def test_hostile_labels_show_as_text_in_every_renderer(name):
-    fragment = renderers(*hostile_graph())[name]
+    fragment = RENDERERS[name](*hostile_graph())
     html = str(fragment)
     assert "<script" not in html and "<b>&" not in html
     root = parse(fragment)  # still well-formed: nothing broke out of a text node or attribute
