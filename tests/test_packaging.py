@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.packaging
-
 from helpers import REPO
+
+pytestmark = pytest.mark.packaging
 
 CLEAN_ENVIRONMENT = {name: value for name, value in os.environ.items() if not name.startswith("PYTHON")}
 """The environment of the build and install: nothing (no PYTHONPATH) may lead them to this checkout's packages."""

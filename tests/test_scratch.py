@@ -52,8 +52,8 @@ def test_chapter_2_catches_a_multiply_that_swaps_its_local_derivatives() -> None
             exec(compile(code, chapter, "exec"), namespace)  # noqa: S102 - the chapter's own code
             if not swapped and "multiply" in namespace and namespace["multiply"].__code__.co_filename == chapter:
                 Value, ParentLink = namespace["Value"], namespace["ParentLink"]  # noqa: N806 - the chapter's classes
-                namespace["multiply"] = lambda u, v, label="": Value(
-                    u.data * v.data, label, parents=(ParentLink(u, u.data), ParentLink(v, v.data)), op="×"
+                namespace["multiply"] = lambda u, v, label="": Value(  # noqa: B023 - bound once, used after
+                    u.data * v.data, label, parents=(ParentLink(u, u.data), ParentLink(v, v.data)), op="×"  # noqa: B023
                 )
                 swapped = True
     assert swapped  # the chapter lists its own multiply
