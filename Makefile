@@ -33,7 +33,7 @@ format: setup  ## apply ruff's safe fixes (import order, ...) and format every P
 	.venv/bin/ruff format .
 
 bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process)
-	$(PY) scripts/bench.py
+	$(PY) scripts/bench.py --record docs/snippets/made_fast/bench.md
 	$(PY) scripts/build_times.py
 
 clean:  ## remove build outputs (keeps .venv)

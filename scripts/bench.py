@@ -8,12 +8,17 @@ forward, backward, drop the graph); a chain of 100,000 ReLU nodes next to a plai
 with no autograd (the floor); and, in a fresh process per engine, the collector's tracked objects
 per MLP node and its full collections during the chain.
 
-Usage: `python scripts/bench.py` (add `--quick` for tiny sizes, `-o results.json` to keep pyperf's data).
+Usage: `python scripts/bench.py` (add `--quick` for tiny sizes, `-o results.json` to keep pyperf's data,
+`--record FILE` to also write the tables, with the machine and the date, to FILE: `make bench` records them in
+docs/snippets/made_fast/bench.md, which the page "the same engine, made fast" shows).
 """
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
+import platform
 import random
 import subprocess
 import sys
@@ -176,27 +181,31 @@ def fresh_counters(key):
 
 
 def report(mlp, chain):
-    """The tables: times side by side, the collector's counters, and the targets."""
+    """The tables: times side by side, the collector's counters, and the targets (printed; returned as text too)."""
+    lines = []
+    out = lines.append
     base = mlp["glassgrad"].median()
-    print(f"\n**MLP {N_IN} → {N_HIDDEN} → 1 over {N_POINTS} points**, one training step (forward + backward + free):\n")
-    print("| engine | median ms | × glassgrad | tracked objects per node |\n| --- | ---: | ---: | ---: |")
+    out(f"\n**MLP {N_IN} → {N_HIDDEN} → 1 over {N_POINTS} points**, one training step (forward + backward + free):\n")
+    out("| engine | median ms | × glassgrad | tracked objects per node |\n| --- | ---: | ---: | ---: |")
     for key, name in MLP_ENGINES.items():
         seen = fresh_counters(key)["tracked_per_node"] if key != "glassgrad-steps" else ""
-        print(f"| {name} | {mlp[key].median() * 1e3:,.1f} | {mlp[key].median() / base:.2f}× | {seen} |")
-    print(f"\n**A chain of {CHAIN:,} ReLU nodes**, build + backward:\n")
-    print("| engine | median ms | × plain Python | full collections |\n| --- | ---: | ---: | ---: |")
+        out(f"| {name} | {mlp[key].median() * 1e3:,.1f} | {mlp[key].median() / base:.2f}× | {seen} |")
+    out(f"\n**A chain of {CHAIN:,} ReLU nodes**, build + backward:\n")
+    out("| engine | median ms | × plain Python | full collections |\n| --- | ---: | ---: | ---: |")
     for key, name in CHAIN_ENGINES.items():
         full = fresh_counters(key)["full_collections_in_chain"]
-        print(f"| {name} | {chain[key].median() * 1e3:,.1f} | {chain[key].median() / chain['plain'].median():.2f}× | {full} |")
-    print(f"| micrograd 0.1.0 | {fresh_counters('micrograd')['full_collections_in_chain']} | | |")
-    print("\n| target | measured | result |\n| --- | ---: | --- |")
+        out(f"| {name} | {chain[key].median() * 1e3:,.1f} | {chain[key].median() / chain['plain'].median():.2f}× | {full} |")
+    out(f"| micrograd 0.1.0 | {fresh_counters('micrograd')['full_collections_in_chain']} | | |")
+    out("\n| target | measured | result |\n| --- | ---: | --- |")
     failed = False
     for key, wanted in TARGETS:
         ratio = mlp[key].median() / base
         failed |= ratio < wanted
-        print(f"| MLP: glassgrad ≥ {wanted:g}× faster than {MLP_ENGINES[key]} | {ratio:.2f}× | "
+        out(f"| MLP: glassgrad ≥ {wanted:g}× faster than {MLP_ENGINES[key]} | {ratio:.2f}× | "
               f"{'PASS' if ratio >= wanted else 'FAIL'} |")
-    return 1 if failed and not QUICK else 0
+    text = "\n".join(lines)
+    print(text)
+    return (1 if failed and not QUICK else 0), text
 
 
 def main():
@@ -213,11 +222,29 @@ def main():
 
     runner = pyperf.Runner(add_cmdline_args=keep_quick, **options)
     runner.argparser.add_argument("--quick", action="store_true", help="tiny sizes, one process each")
+    runner.argparser.add_argument("--record", metavar="FILE", help="also write the tables, with the machine and the date, to FILE")
     mlp = {key: runner.bench_time_func(f"mlp {key}", bench_mlp, key) for key in MLP_ENGINES}
     chain = {key: runner.bench_time_func(f"chain {key}", bench_chain, key) for key in CHAIN_ENGINES}
     if runner.args.worker:
         return 0
-    return report(mlp, chain)
+    status, tables = report(mlp, chain)
+    if runner.args.record:
+        with open(runner.args.record, "w", encoding="utf-8") as record:
+            record.write(f"{machine()}\n{tables}\n")
+    return status
+
+
+def machine():
+    """One line for the record: the date, the processor, its cores and the Python that ran the benchmark."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            cpu = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    return (f"Recorded by `make bench` on {date}: {cpu}, {os.cpu_count()} cores, {platform.system()}, "
+            f"Python {platform.python_version()}{', quick sizes' if QUICK else ''}.")
 
 
 if __name__ == "__main__":

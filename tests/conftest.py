@@ -241,8 +241,7 @@ def _shared_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[st
     # A folder every xdist worker of this run sees (PYTEST_XDIST_WORKER: set in each worker by pytest-xdist).
     base = tmp_path_factory.getbasetemp()
     folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    # The second build skips the notebook: what it is for, comparing pages, never needs it run twice.
-    builds = {"built_site": _SharedBuild(folder, "site"), "rebuilt_site": _SharedBuild(folder, "rebuilt-site", notebook=False)}
+    builds = {"built_site": _SharedBuild(folder, "site")}
     yield builds
     for build in builds.values():
         if build.waiter is not None:  # another worker may still be waiting for this session's build
@@ -261,16 +260,6 @@ def _start_site_builds(request: pytest.FixtureRequest, _shared_builds: dict[str,
 def built_site(_shared_builds: dict[str, _SharedBuild]) -> Path:
     """The whole site, built once per run (shared by the xdist workers) from this checkout with ``--strict``."""
     return _shared_builds["built_site"].wait()
-
-
-@pytest.fixture(scope="session")
-def rebuilt_site(built_site: Path, _shared_builds: dict[str, _SharedBuild]) -> Path:
-    """A second, independent strict build of this checkout (the notebook not run), made only when a test asks for it.
-
-    A whole second build costs as much as the first: to check that some pages build the same, prefer a build of
-    a copy that runs only their code (`copy_tree`, `keep_only_pages`, as tests/test_site.py's determinism test).
-    """
-    return _shared_builds["rebuilt_site"].wait()
 
 
 CHROMIUM = "/usr/bin/chromium"

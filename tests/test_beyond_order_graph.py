@@ -214,8 +214,8 @@ def test_page_shows_work_counts_and_recursion_figures(built_site: Path, page: di
 @pytest.mark.site
 def test_page_figures_and_tables(built_site: Path) -> None:
     html = page_html(built_site, PAGE)
-    # Two graphs up top, five diamond tabs and four players (right vs breadth-first, right vs =).
-    assert html.count('class="gg gg-graph"') == 2 + 5 + 4
-    assert html.count('class="gg gg-player"') == 4
+    # Two graphs up top, the diamond after the three wrong runs, three players (glassgrad, breadth-first, =).
+    assert html.count('class="gg gg-graph"') == 2 + 3 + 3
+    assert html.count('class="gg gg-player"') == 3
     assert html.count("<table") >= 2 + 5 + 1 + 1  # work, two traces, five graphs, summary
     assert "✗" in html and "0x7f" not in html

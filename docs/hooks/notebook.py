@@ -2,8 +2,10 @@
 
 Each ``docs/chapters/*.md`` page becomes Markdown cells (its prose) and code cells (its executed Python
 blocks, ``--8<--`` includes expanded), so the notebook has no code of its own. mkdocs-jupyter runs it and
-caches the page by the notebook's bytes, which carry a digest of the glassgrad sources. On the page, the
-hook adds the download link, hands the TeX to ``docs/hooks/mathml.py`` and drops nbconvert's CDN loaders.
+caches the page by the notebook's bytes, which carry a digest of the glassgrad sources. Links to other pages
+point at the published site (the package's Documentation address), so they work in a downloaded copy;
+on the page they are made relative again. The hook also adds the download link, hands the TeX to
+``docs/hooks/mathml.py`` and drops nbconvert's CDN loaders.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import html
 import importlib.util
 import re
+from importlib.metadata import metadata
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urljoin
@@ -22,6 +25,7 @@ import nbformat
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
 
 from glassgrad.viz.mathml import render_arithmatex
 
@@ -199,7 +203,7 @@ def on_files(files: Any, config: Any) -> Any:
     """Generate the notebook from the chapter pages (unchanged: not rewritten, so `--dirty` skips it) and add it."""
     docs = Path(config.docs_dir)
     pages = [(path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(docs.glob(CHAPTERS))]
-    notebook = tutorial_notebook(pages, snippet_expander(config), site_url=config.site_url or "/")
+    notebook = tutorial_notebook(pages, snippet_expander(config), site_url=published_url())
     folder = Path(config.config_file_path).parent / ".cache" / "notebook"
     path = folder / NOTEBOOK
     text = nbformat.writes(notebook) + "\n"
@@ -208,6 +212,18 @@ def on_files(files: Any, config: Any) -> Any:
         path.write_text(text, encoding="utf-8")
     files.append(File(NOTEBOOK, src_dir=str(folder), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
     return files
+
+
+def published_url() -> str:
+    """The published site's address: the package's Documentation URL (pyproject.toml), with a final slash."""
+    urls = dict(entry.split(", ", 1) for entry in metadata("glassgrad").get_all("Project-URL") or [])
+    return urls["Documentation"].rstrip("/") + "/"
+
+
+def relative_links(content: str, site_url: str, page_url: str) -> str:
+    """``href="{site_url}x/"`` as a link relative to the page at `page_url` (the built site, served anywhere)."""
+    pattern = re.compile(r'href="' + re.escape(site_url) + r'(?P<target>[^"]*)"')
+    return pattern.sub(lambda match: f'href="{html.escape(get_relative_url(html.unescape(match["target"]) or ".", page_url), quote=True)}"', content)
 
 
 def math_to_arithmatex(fragment: str) -> str:
@@ -231,5 +247,7 @@ def notebook_page_html(content: str) -> str:
 
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     """Post-process the notebook page only, its math typeset like the pages' (mkdocs-jupyter runs no extension)."""
-    return render_arithmatex(notebook_page_html(content)) if page.file.src_uri == NOTEBOOK else content
+    if page.file.src_uri != NOTEBOOK:
+        return content
+    return relative_links(render_arithmatex(notebook_page_html(content)), published_url(), page.url)
 

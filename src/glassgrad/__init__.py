@@ -2,6 +2,7 @@
 
 from glassgrad.autograd import (
     BackwardStep,
+    BackwardSteps,
     CycleError,
     OrderEvent,
     backward,
@@ -29,6 +30,7 @@ from glassgrad.value import ParentLink, Value
 
 __all__ = [
     "BackwardStep",
+    "BackwardSteps",
     "CycleError",
     "OrderEvent",
     "ParentLink",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Literal, NamedTuple, Sequence, overload
 
-from glassgrad import scratch as _scratch
+# One trace format for both engines: chapter 2's record of one chain-rule update along one link.
+from glassgrad.scratch import BackwardStep as BackwardStep  # re-exported: glassgrad.BackwardStep
 from glassgrad.value import Value, _edges, _parent
 
 
@@ -23,11 +24,6 @@ class OrderEvent(NamedTuple):
     kind: Literal["enter", "skip", "append"]
     node: Value
     depth: int
-
-
-# One trace format for both engines: chapter 2's record of one chain-rule update along one link
-# (output, parent, upstream, local, contribution, before, after).
-BackwardStep = _scratch.BackwardStep
 
 
 class BackwardSteps(Sequence[BackwardStep]):

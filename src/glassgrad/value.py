@@ -86,6 +86,20 @@ class Value:
         parents: the `ParentLink`s to the operands that produced this value (empty for a leaf).
         op: a display symbol for the operation, such as ``"×"``.
 
+    Operators and methods build the graph as they compute; a plain number on either side becomes a leaf:
+
+    | you write | the operation |
+    | --- | --- |
+    | `u + v`, `2 + u` | [add][glassgrad.add] |
+    | `u - v`, `1 - u` | [subtract][glassgrad.subtract] |
+    | `u * v`, `3 * u` | [multiply][glassgrad.multiply] |
+    | `u / v`, `1 / u` | [divide][glassgrad.divide] |
+    | `u ** k` (a number `k`) | [power][glassgrad.power] |
+    | `-u` | [negate][glassgrad.negate] |
+    | `u.relu()`, `u.tanh()`, `u.sigmoid()` | [relu][glassgrad.relu], [tanh][glassgrad.tanh], [sigmoid][glassgrad.sigmoid] |
+    | `u.exp()`, `u.log()` | [exponential][glassgrad.exponential], [log][glassgrad.log] |
+    | `u.backward()` | [backward][glassgrad.backward], without the step log |
+
     Raises:
         TypeError: if `data` is not a real number or a parent is not a `ParentLink`.
 
@@ -214,27 +228,27 @@ class Value:
         return _ops.negate(self)
 
     def relu(self) -> Value:
-        """`max(0, self)`; see `glassgrad.ops.relu`."""
+        """`max(0, self)`; see [glassgrad.relu][]."""
         return _ops.relu(self)
 
     def tanh(self) -> Value:
-        """Hyperbolic tangent; see `glassgrad.ops.tanh`."""
+        """Hyperbolic tangent; see [glassgrad.tanh][]."""
         return _ops.tanh(self)
 
     def exp(self) -> Value:
-        """`e ** self`; see `glassgrad.ops.exponential`."""
+        """`e ** self`; see [glassgrad.exponential][]."""
         return _ops.exponential(self)
 
     def log(self) -> Value:
-        """Natural logarithm; see `glassgrad.ops.log`."""
+        """Natural logarithm; see [glassgrad.log][]."""
         return _ops.log(self)
 
     def sigmoid(self) -> Value:
-        """Logistic sigmoid; see `glassgrad.ops.sigmoid`."""
+        """Logistic sigmoid; see [glassgrad.sigmoid][]."""
         return _ops.sigmoid(self)
 
     def backward(self, *, accumulate: bool = False) -> None:
-        """Fill `.grad` of every value this one depends on (see `glassgrad.autograd.backward`).
+        """Fill `.grad` of every value this one depends on (see [glassgrad.backward][]).
 
         ``accumulate=True`` adds into the existing gradients (PyTorch's semantics) instead of
         replacing them. Records no teaching trace; call `glassgrad.backward(value)` for the steps.

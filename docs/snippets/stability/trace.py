@@ -12,11 +12,11 @@ def atomic_trace(z):
         operation = escape(node.op or "leaf")
         forward_rows.append(f"| `{escape(node.label)}` | {operation} | {node.data:g} |")
     backward_rows = [
-        "| edge | upstream | × local | = contribution | parent.grad after |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        "| edge | upstream × local = contribution | parent.grad after |",
+        "| --- | ---: | ---: |",
     ]
     for step in steps:
         edge = f"`{escape(step.output.label)}` → `{escape(step.parent.label)}`"
-        numbers = (step.upstream, step.local, step.contribution, step.after)
-        backward_rows.append(f"| {edge} | " + " | ".join(f"{x:g}" for x in numbers) + " |")
+        product = f"{step.upstream:g} × {step.local:g} = {step.contribution:g}"
+        backward_rows.append(f"| {edge} | {product} | {step.after:g} |")
     return "\n".join(forward_rows), "\n".join(backward_rows), steps

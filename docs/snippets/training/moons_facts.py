@@ -38,6 +38,10 @@ assert moons_losses[-1] < moons_losses[0] / 10
 
 assert (parameter_count, len(points), fused_nodes, unfused_nodes, STEPS) == (105, 60, 2_662, 13_162, 40)
 assert (round(moons_losses[0], 3), round(moons_losses[-1], 3), correct) == (0.653, 0.038, 59)
+rises = [step for step in range(1, STEPS) if moons_losses[step] > moons_losses[step - 1]]
+assert {1, 14, 15} <= set(rises) and (round(moons_losses[1], 3), round(moons_losses[15], 3)) == (0.826, 0.389)
+assert max(moons_losses[step] - moons_losses[step - 1] for step in rises if step > 20) < 0.05
+assert learning_rate(21) < 0.55 and all(moons_losses[step] < 0.2 for step in range(21, STEPS))
 
 # The figure of one neuron: the first hidden neuron, on the first point where its ReLU is active,
 # with its trained numbers copied into a neuron whose labels are short (w0, w1, b, z, h).

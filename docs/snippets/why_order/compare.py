@@ -11,6 +11,10 @@ ALGORITHMS = {  # names looked up at call time: (c) is defined further down the 
     "(c) = instead of +=": lambda root: backward_assign(root),
 }
 
+SHORT_NAMES = {"(a) every path": "(a)", "(b) leaves first": "(b) leaves", "(b) breadth-first": "(b) breadth",
+               "(c) = instead of +=": "(c) ="}
+"""Column headings for the gradients table, short enough for a phone."""
+
 
 def same(x, y):
     return math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-12)
@@ -58,10 +62,10 @@ def grads_table(graph_name):
     theirs = torch_grads(graph_name)
     assert all(same(theirs[label], right[label]) for label in right), (theirs, right)
     runs = {name: run(graph_name, name)[2] for name in ALGORITHMS}
-    header = ["node", "PyTorch", "glassgrad", *ALGORITHMS]
+    header = ["node", "PyTorch = glassgrad", *(SHORT_NAMES[name] for name in ALGORITHMS)]
     rows = ["| " + " | ".join(escape(h) for h in header) + " |", "|" + " ---: |" * len(header)]
     for label in right:
-        cells = [f"`{escape(label)}`", escape(fmt(theirs[label])), escape(fmt(right[label]))]
+        cells = [f"`{escape(label)}`", escape(fmt(right[label]))]
         cells += [cell(runs[name][label], right[label]) for name in ALGORITHMS]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
@@ -69,11 +73,11 @@ def grads_table(graph_name):
 
 def trace_table(steps, right, marked):
     """Markdown: the steps of one run, the first wrong one in bold and flagged."""
-    rows = ["| # | output → parent | upstream | × local | = contribution | parent.grad |",
-            "| ---: | --- | ---: | ---: | ---: | --- |"]
+    rows = ["| # | output → parent | upstream × local = contribution | parent.grad |",
+            "| ---: | --- | ---: | --- |"]
     for index, step in enumerate(steps):
         cells = [f"`{escape(step.output.label)}` → `{escape(step.parent.label)}`",
-                 escape(fmt(step.upstream)), escape(fmt(step.local)), escape(fmt(step.contribution)),
+                 escape(f"{fmt(step.upstream)} × {fmt(step.local)} = {fmt(step.contribution)}"),
                  f"{escape(fmt(step.before))} → {escape(fmt(step.after))}"]
         number = str(index + 1)
         if index == marked:

@@ -214,7 +214,7 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
     Args:
         root: the loss; its graph is drawn with the gradients as they are after `steps`.
         steps: the step log `backward(root)` returned (either engine's); ``None`` runs `glassgrad.backward` now.
-        highlight_outputs: display names whose trace cards are highlighted (see `show_backward_steps`).
+        highlight_outputs: display names whose trace cards are highlighted (see [show_backward_steps][glassgrad.viz.show_backward_steps]).
         trace: include the complete trace under the graph (``False`` when the page shows it elsewhere).
 
     Raises:

@@ -28,7 +28,7 @@ ROLES = ("grad", "local", "data", "label", "value")
 class Box(NamedTuple):
     """One node: an `id` (letters, digits, ``_``, ``-``) and its lines as ``(text, role)`` pairs.
 
-    The first line is drawn bold. `role` picks the colour (see `ROLES`). `css` adds classes to
+    The first line is drawn bold. `role` picks the colour (see [ROLES][glassgrad.viz.boxes.ROLES]). `css` adds classes to
     the node's ``<g>`` (``gg-value`` draws it as a value box; ``gg-op`` as an operation).
     """
 

@@ -211,6 +211,7 @@ def graph_fingerprint(order: Sequence[Value], show_grad: bool, head: str, kind: 
 
 
 MAX_VALUES = 1000  # Graphviz's layout time grows faster than the graph: 1 s for 500 values, 20 s for 2,000
+"""The most values `draw_graph` draws (its `max_values`); a bigger graph raises `ValueError`."""
 LABEL_LIMIT = 40  # longer labels are cut with "…" (Graphviz refuses very long ones); the tooltip has them whole
 
 
@@ -323,7 +324,7 @@ def draw_graph(
         id_prefix: the id prefix. Default: derived from everything drawn, so a graph gives the same
             bytes in every build and different graphs on a page get different ids.
         caption_text: an optional ``<figcaption>``.
-        max_values: the most values it draws.
+        max_values: the most values it draws (default [MAX_VALUES][glassgrad.viz.graph.MAX_VALUES]).
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).

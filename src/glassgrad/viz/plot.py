@@ -44,7 +44,8 @@ class Series:
 
 @dataclass(frozen=True)
 class Marker:
-    """A special point to ring and label (a minimum, a threshold); `place` is "above" or "below"."""
+    """A special point to ring and label (a minimum, a threshold); `place` is "above", "below" or
+    "below right" (the label starts beside the ring, clear of curves that meet at the point)."""
 
     x: float
     y: float
@@ -53,7 +54,7 @@ class Marker:
 
 
 STYLE: dict[Any, Any] = {  # for every figure: reproducible SVG ids, text kept as text, the site's look
-    "svg.hashsalt": "glassgrad", "svg.fonttype": "none", "font.size": 10,
+    "svg.hashsalt": "glassgrad", "svg.fonttype": "none", "font.size": 11, "legend.fontsize": 10,
     "text.color": _INK, "axes.edgecolor": _INK, "axes.labelcolor": _INK, "xtick.color": _INK,
     "ytick.color": _INK, "grid.color": _GRID, "legend.frameon": False, "axes.spines.top": False,
     "axes.spines.right": False,
@@ -73,11 +74,19 @@ def _styled(function):
     return styled
 
 
+_MARKER_TEXT = {  # where a Marker's label goes, in points from the ring's centre
+    "above": {"xytext": (0, 10), "ha": "center"},
+    "below": {"xytext": (0, -16), "ha": "center"},
+    "below right": {"xytext": (9, -16), "ha": "left"},
+}
+WIDTH = 4.6  # inches: 442 px, so that a phone's 343-px column shows 11-pt text at about 11 px
+
+
 def _figure(height: float = 3.4):
     """A new matplotlib figure with one grid-lined axes (no pyplot: no window, no global state)."""
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(5.6, height), layout="constrained")
+    figure = Figure(figsize=(WIDTH, height), layout="constrained")
     figure.add_subplot().grid(True, linewidth=0.6)
     return figure
 
@@ -97,7 +106,7 @@ def line_figure(
     markers: Sequence[Marker] = (),
     note: str | None = None,
 ):
-    """Named series on shared axes, as a matplotlib `Figure` (see `line_plot` for the arguments).
+    """Named series on shared axes, as a matplotlib `Figure` (see [line_plot][glassgrad.viz.line_plot] for the arguments).
 
     Raises:
         ValueError: if there is no series.
@@ -107,7 +116,7 @@ def line_figure(
     series = list(series)
     if not series:
         raise ValueError("line_plot needs at least one series")
-    figure = _figure()
+    figure = _figure(height=3.0 + 0.2 * len(series))  # the legend sits under the axes, a line per series
     axes = figure.axes[0]
     for slot, one in enumerate(series):
         xs = [float(x) for x, _ in one.points]
@@ -126,12 +135,12 @@ def line_figure(
     for marker in markers:
         axes.plot([marker.x], [marker.y], marker="o", markersize=11, markerfacecolor="none", color=_INK)
         axes.annotate(marker.label, (marker.x, marker.y), textcoords="offset points",
-                      xytext=(0, -16 if marker.place == "below" else 10), ha="center")
+                      **_MARKER_TEXT.get(marker.place, _MARKER_TEXT["above"]))
     axes.set(xscale="log" if log_x else "linear", yscale="log" if log_y else "linear", xlim=x_range, ylim=y_range,
              xlabel=x_label, ylabel=y_label, title=title or "")
     if x_ticks is not None:
         axes.set_xticks(list(x_ticks))
-    axes.legend(loc="best", fontsize=9)
+    figure.legend(loc="outside lower center")  # under the axes: never over a curve
     figure.glassgrad_note = note
     return figure
 
@@ -198,7 +207,7 @@ def boundary_figure(
         axes.plot([p[0] for p in misclassified], [p[1] for p in misclassified], linestyle="none", marker="o",
                   markersize=11, markerfacecolor="none", color=_INK, label="misclassified")
     axes.set(xlabel="x₁", ylabel="x₂", title=title or "")
-    axes.legend(loc="best", fontsize=9)
+    axes.legend(loc="best")
     figure.glassgrad_misclassified = misclassified
     figure.glassgrad_note = f"{len(misclassified)} of {len(points)} points misclassified (ringed)."
     return figure
