@@ -32,9 +32,11 @@ format: setup  ## apply ruff's safe fixes (import order, ...) and format every P
 	.venv/bin/ruff check --fix .
 	.venv/bin/ruff format .
 
-bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process)
+bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process); time builds and the playground's first Run
 	$(PY) scripts/bench.py --record docs/snippets/made_fast/bench.md
+	$(PY) scripts/bench_drawing.py
 	$(PY) scripts/build_times.py
+	$(PY) scripts/bench_playground.py
 
 clean:  ## remove build outputs (keeps .venv)
 	rm -rf site build dist .pytest_cache .hypothesis

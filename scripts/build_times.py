@@ -27,16 +27,20 @@ ENGINE_FUNCTION = "\ndef backward("  # glassgrad.backward: its docstring is on t
 COLD_BUILD_TARGET, PAGE_EDIT_TARGET, GIVE_UP = 20.0, 5.0, 180.0
 
 
-def copy_project(destination: Path) -> None:
-    """The repository's working files copied under `destination`, and a link to the playground's npm packages."""
-    listed = subprocess.run(["git", "ls-files", "-coz", "--exclude-standard"], cwd=REPO, check=True, capture_output=True)
+def copy_project(destination: Path, repo: Path = REPO) -> None:
+    """The repository's working files copied under `destination`, and a link to the playground's npm packages.
+
+    The packages are set-up, not build: `scripts/setup.sh` fetches them into the repository's `.cache/npm`
+    first (it only checks on a machine that has them), so the copy's strict build finds them on a new machine.
+    """
+    subprocess.run(["bash", "scripts/setup.sh"], cwd=repo, check=True)
+    listed = subprocess.run(["git", "ls-files", "-coz", "--exclude-standard"], cwd=repo, check=True, capture_output=True)
     for name in filter(None, listed.stdout.decode().split("\0")):
-        if (REPO / name).is_file() and not (REPO / name).is_symlink():
+        if (repo / name).is_file() and not (repo / name).is_symlink():
             (destination / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / name, destination / name)
-    if (REPO / ".cache" / "npm").is_dir():
-        (destination / ".cache").mkdir(exist_ok=True)
-        (destination / ".cache" / "npm").symlink_to(REPO / ".cache" / "npm")
+            shutil.copy2(repo / name, destination / name)
+    (destination / ".cache").mkdir(exist_ok=True)
+    (destination / ".cache" / "npm").symlink_to((repo / ".cache" / "npm").resolve())
 
 
 def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: object) -> subprocess.Popen:

@@ -24,9 +24,9 @@ if [ "${GLASSGRAD_NO_BROWSER:-}" != 1 ]; then
     need_debian_package /usr/bin/chromium chromium
 fi
 
-# The playground's runtime (Pyodide, Graphviz in WebAssembly): npm packages by exact version, packed into
+# The playground's runtime (Pyodide, Graphviz in WebAssembly, the DOMPurify sanitizer): npm packages by exact version, packed into
 # .cache/npm/ (ignored) and unpacked there; docs/hooks/package_assets.py publishes the files the page loads.
-NPM_PACKAGES="pyodide:pyodide@314.0.8 viz:@viz-js/viz@3.24.0"
+NPM_PACKAGES="pyodide:pyodide@314.0.8 viz:@viz-js/viz@3.24.0 dompurify:dompurify@3.5.0"
 for entry in $NPM_PACKAGES; do
     folder=.cache/npm/${entry%%:*} spec=${entry#*:}
     mkdir -p .cache/npm

@@ -27,12 +27,14 @@ UNARY = {
 BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv}
 
 ACCEPTED = {
-    "0 × inf is nan": "a zero local derivative (relu below 0, x ** 0) times an infinite upstream gives nan; "
-    "PyTorch's backward masks such edges to 0",
+    "0 × inf is nan": "a zero local derivative (relu below 0, x ** 0) times an infinite or nan upstream gives "
+    "nan; PyTorch's backward masks such edges to 0",
     "overflowing local derivative": "log and divide save 1/x, which is inf for a subnormal x; PyTorch divides "
     "the upstream by x instead",
     "signed zero": "gradients start at +0.0, so a sum of -0.0 contributions is +0.0; PyTorch's first "
     "contribution keeps its sign",
+    "sigmoid's subnormal tail": "for -745.13 < z < -709.78 sigmoid computes exp(z) / (1 + exp(z)), a subnormal "
+    "value and gradient; PyTorch's 1 / (1 + exp(-z)) overflows exp(-z) and gives 0 for both",
 }
 
 REPRODUCERS = [  # (name of the accepted difference, expression, input, glassgrad's grad, PyTorch's grad)
@@ -40,6 +42,9 @@ REPRODUCERS = [  # (name of the accepted difference, expression, input, glassgra
     ("0 × inf is nan", lambda x: x.relu().log() + x, -1.0, math.nan, 1.0),
     ("0 × inf is nan", lambda x: 1 / x.relu() + x, -1.0, math.nan, 1.0),
     ("0 × inf is nan", lambda x: (x**0) / 0.0, 3.0, math.nan, 0.0),
+    ("0 × inf is nan", lambda x: x.relu() * math.nan + x, -1.0, math.nan, 1.0),  # 0 × nan, too
+    ("sigmoid's subnormal tail", lambda x: x.sigmoid(), -720.0, 2.0322308024e-313, 0.0),
+    ("sigmoid's subnormal tail", lambda x: x.sigmoid(), -745.0, 5e-324, 0.0),
     ("overflowing local derivative", lambda x: x.log().exp(), 5e-324, math.inf, 1.0),
     ("overflowing local derivative", lambda x: (x / 1e-310) * 1e-10, 1e-10, math.inf, 1e300),
     ("signed zero", lambda x: x * -0.0, 2.0, 0.0, -0.0),
@@ -77,6 +82,8 @@ def accepted_reason(steps, ours: float, theirs: float) -> str | None:
         return "overflowing local derivative"
     if ours == 0.0 and theirs == 0.0:
         return "signed zero"
+    if any(step.output.op == "σ" and -745.14 < step.parent.data < -709.78 for step in steps) and theirs == 0.0:
+        return "sigmoid's subnormal tail"
     return None
 
 
@@ -87,6 +94,23 @@ def test_each_accepted_difference_is_real_and_explained(reason, expression, x, o
     assert same(grad, ours) and (same(torch_grad, theirs) or math.isclose(torch_grad, theirs, rel_tol=1e-12))
     assert not same(grad, torch_grad)
     assert accepted_reason(steps, grad, torch_grad) == reason
+
+
+def test_sigmoids_tail_value_is_the_subnormal_pytorch_rounds_to_zero() -> None:
+    """The forward value differs too (the gradient test above compares gradients): ours is exp(z) rounded once."""
+    for z in (-709.8, -720.0, -745.0):
+        (value, _), (torch_value, _) = glassgrad_run(UNARY["sigmoid"], z)[:2], torch_run(UNARY["sigmoid"], z)
+        assert torch_value == 0.0 and value == math.exp(z) > 0.0
+    assert glassgrad_run(UNARY["sigmoid"], -745.2)[0] == torch_run(UNARY["sigmoid"], -745.2)[0] == 0.0
+
+
+def test_the_readme_lists_every_accepted_difference() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for phrase in ("infinite or `nan` upstream", "overflows for a subnormal", "`-0.0` contributions is `+0.0`",
+                   "−745.13 < z < −709.78", "fma(−t, t, 1)"):
+        assert phrase in readme
 
 
 @pytest.mark.parametrize("name", UNARY)
@@ -115,3 +139,20 @@ def test_binary_ops_match_pytorch_at_every_edge_but_the_accepted(name) -> None:
                 if not same(ours, theirs) and accepted_reason(steps, ours, theirs) is None:
                     unexplained.append(f"grad of {x!r} {name} {y!r}: {grads!r}, PyTorch {torch_grads!r}")
     assert unexplained == []
+
+
+def test_tanhs_local_derivative_is_within_one_ulp_of_pytorchs_single_rounding() -> None:
+    """(1 - t)(1 + t) against fma(-t, t, 1), 1 - t² rounded once (what PyTorch computes from the same t):
+    never more than one ulp apart, and apart for a sizeable share of inputs, as the docstring and README say."""
+    import random
+    from fractions import Fraction
+
+    rng = random.Random(22)
+    apart = []
+    for x in (rng.uniform(-3.0, 3.0) for _ in range(400)):
+        node = gg.Value(x).tanh()
+        t, ours = node.data, node.parents[0].local_grad
+        fused = float(1 - Fraction(t) ** 2)
+        assert abs(ours - fused) <= math.ulp(fused)
+        apart.append(ours != fused)
+    assert 0.15 < sum(apart) / len(apart) < 0.5

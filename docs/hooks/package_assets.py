@@ -2,10 +2,11 @@
 
 - The CSS and JS that ship inside `glassgrad.viz`, linked from every page, under `assets/glassgrad/`
   (the package's files stay the single source of truth; Jupyter uses the same ones).
-- The playground's runtime under `assets/playground/`: Pyodide and Graphviz compiled to WebAssembly
-  (`@viz-js/viz`), from the npm packages `make setup` unpacks into `.cache/npm/`, and one zip of
-  what the reader's browser runs: glassgrad's source, the pure-Python `graphviz` package and the
-  playground's runner (`docs/snippets/playground/runner.py`).
+- The playground's runtime under `assets/playground/`: Pyodide, Graphviz compiled to WebAssembly
+  (`@viz-js/viz`) and the DOMPurify sanitizer, from the npm packages `make setup` unpacks into `.cache/npm/`, and one zip of
+  what the reader's browser runs: glassgrad's source, the pure-Python `graphviz` package, the
+  playground's runner (`docs/snippets/playground/runner.py`) and its per-run sandbox
+  (`docs/snippets/playground/sandbox.py`).
 """
 
 from __future__ import annotations
@@ -27,8 +28,12 @@ NPM_CACHE = ".cache/npm"  # where scripts/setup.sh unpacks each npm package (a f
 NPM_FILES = {  # the files the playground loads; the rest of each package is never published
     "pyodide": ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"],
     "viz": ["dist/viz.js"],
+    "dompurify": ["dist/purify.es.mjs"],  # the page passes every HTML/SVG fragment from the worker through it
 }
-RUNNER = "docs/snippets/playground/runner.py"
+BUNDLED = {  # module name in the browser's Python -> its source in this repository
+    "playground_runner.py": "docs/snippets/playground/runner.py",
+    "playground_sandbox.py": "docs/snippets/playground/sandbox.py",
+}
 
 log = logging.getLogger("mkdocs.hooks.package_assets")
 
@@ -59,7 +64,7 @@ def _playground_bundle(config_dir: Path) -> bytes:
             for path in folder.rglob("*")
             if path.is_file() and path.suffix in {".py", ".css", ".js", ".typed"}
         ]
-    members.append(("playground_runner.py", config_dir / RUNNER))
+    members += [(arcname, config_dir / source) for arcname, source in BUNDLED.items()]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for arcname, path in sorted(members):

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Iterator, Literal, NamedTuple, Sequence, overload
+
+from glassgrad import value as _value
 
 # One trace format for both engines: chapter 2's record of one chain-rule update along one link.
 from glassgrad.scratch import BackwardStep as BackwardStep  # re-exported: glassgrad.BackwardStep
 from glassgrad.value import Value, _edges, _parent
+
+
+_backward_lock = threading.RLock()  # held for the whole gradient pass of every backward call
 
 
 class CycleError(ValueError):
@@ -77,8 +83,11 @@ def _walk(root: Value, events: list[OrderEvent] | None) -> list[Value]:
     if not isinstance(root, Value):
         raise TypeError(f"expected a Value as the root, got {type(root).__name__} {root!r:.60}")
     order: list[Value] = []
-    seen = {root}  # entered: either appended already or still being visited
-    appended: set[Value] = set()  # in the order already: meeting one again is a skip, not a cycle
+    # By identity: Value's own hash is its address; once a subclass defines __eq__ or __hash__, the
+    # walk keys by id() instead (a call per link), so that no two nodes merge.
+    by_id = _value.equality_overridden
+    seen = {id(root) if by_id else root}  # entered: either appended already or still being visited
+    appended: set[object] = set()  # in the order already: meeting one again is a skip, not a cycle
     path = [root]  # the values being visited, outermost first
     followed = [0]  # for each of them, how many of its links the walk has followed
     if events is not None:
@@ -90,19 +99,20 @@ def _walk(root: Value, events: list[OrderEvent] | None) -> list[Value]:
         if parent is None:  # every parent of node is in the order: node joins it
             path.pop()
             followed.pop()
-            appended.add(node)
+            appended.add(id(node) if by_id else node)
             order.append(node)
             if events is not None:
                 events.append(OrderEvent("append", node, len(path)))
             continue
         followed[-1] = k + 1
-        if parent not in seen:
-            seen.add(parent)
+        key = id(parent) if by_id else parent
+        if key not in seen:
+            seen.add(key)
             path.append(parent)
             followed.append(0)
             if events is not None:
                 events.append(OrderEvent("enter", parent, len(path) - 1))
-        elif parent in appended:
+        elif key in appended:
             if events is not None:
                 events.append(OrderEvent("skip", parent, len(path)))
         else:  # seen but not appended: its visit is still open, so it is its own ancestor
@@ -153,6 +163,13 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
     PyTorch does for leaves (and for non-leaves with ``retain_grad()``). The propagation
     itself uses only this call's gradients, so old totals are never pushed twice.
 
+    Threads: graphs that share no value are independent, in any number of threads. The gradient
+    pass holds a lock, so backward calls whose graphs share values (parameters used by several
+    threads' losses) run one after the other: with ``accumulate=True`` every call's gradients are
+    added whole; without it, each call clears and refills, and the last one's gradients remain.
+    Reading or assigning ``.grad`` of a shared value while another thread's backward runs may see
+    it half-done; building new graphs from shared values (reading ``.data``) is safe.
+
     Args:
         root: the scalar output to differentiate (the loss).
         accumulate: add into existing gradients instead of replacing them.
@@ -164,28 +181,29 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
     if type(accumulate) is not bool or type(record) is not bool:
         raise TypeError(f"backward: accumulate and record must be True or False, got {accumulate!r:.40} and {record!r:.40}")
     order = _walk(root, None)
-    previous = [node.grad for node in order] if accumulate else None
-    for node in order:
-        node.grad = 0.0
-    root.grad = 1.0
-    if record:
-        log: list[Any] = []
-        extend = log.extend  # flat: no object per step
-        for output in reversed(order):
-            upstream = output.grad
-            for parent, local in _edges(output):
-                contribution = upstream * local
-                before = parent.grad
-                parent.grad = after = before + contribution
-                extend((output, parent, upstream, local, contribution, before, after))
-        steps = BackwardSteps(log)
-    else:
-        for output in reversed(order):
-            upstream = output.grad
-            for parent, local in _edges(output):
-                parent.grad += upstream * local
-        steps = BackwardSteps([])
-    if previous is not None:
-        for node, old in zip(order, previous):
-            node.grad += old
+    with _backward_lock:  # one pass at a time: a value shared by two graphs gets both passes whole
+        previous = [node.grad for node in order] if accumulate else None
+        for node in order:
+            node.grad = 0.0
+        root.grad = 1.0
+        if record:
+            log: list[Any] = []
+            extend = log.extend  # flat: no object per step
+            for output in reversed(order):
+                upstream = output.grad
+                for parent, local in _edges(output):
+                    contribution = upstream * local
+                    before = parent.grad
+                    parent.grad = after = before + contribution
+                    extend((output, parent, upstream, local, contribution, before, after))
+            steps = BackwardSteps(log)
+        else:
+            for output in reversed(order):
+                upstream = output.grad
+                for parent, local in _edges(output):
+                    parent.grad += upstream * local
+            steps = BackwardSteps([])
+        if previous is not None:
+            for node, old in zip(order, previous):
+                node.grad += old
     return steps

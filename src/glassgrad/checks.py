@@ -20,11 +20,15 @@ def gradcheck(fn: Callable[..., Value], inputs: Sequence[float], eps: float = 1e
 
     Raises:
         TypeError: if `fn` does not return a `Value` or an input is not a number.
+        ValueError: if `eps` is not a positive finite number.
 
     Examples:
         >>> gradcheck(lambda a, b: a * b + a.tanh(), [0.3, -1.2]) < 1e-8
         True
     """
+    step = as_float(eps, "gradcheck eps")
+    if not (0.0 < step < math.inf):
+        raise ValueError(f"gradcheck: eps must be a positive finite step such as 1e-6, got {eps!r}")
     points = [as_float(x, "gradcheck input") for x in inputs]
     leaves = [Value(x) for x in points]
     out = fn(*leaves)
@@ -33,9 +37,9 @@ def gradcheck(fn: Callable[..., Value], inputs: Sequence[float], eps: float = 1e
     backward(out, record=False)
     worst = 0.0
     for i, leaf in enumerate(leaves):
-        up = [Value(x + eps if j == i else x) for j, x in enumerate(points)]
-        down = [Value(x - eps if j == i else x) for j, x in enumerate(points)]
-        numerical = (fn(*up).data - fn(*down).data) / (2.0 * eps)
+        up = [Value(x + step if j == i else x) for j, x in enumerate(points)]
+        down = [Value(x - step if j == i else x) for j, x in enumerate(points)]
+        numerical = (fn(*up).data - fn(*down).data) / (2.0 * step)
         analytic = leaf.grad
         if not (math.isfinite(analytic) and math.isfinite(numerical)):
             if analytic == numerical or (math.isnan(analytic) and math.isnan(numerical)):

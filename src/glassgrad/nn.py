@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Callable, Sequence, TextIO
+from typing import Callable, Iterable, Sequence, TextIO, Union
 
 from glassgrad.autograd import backward
 from glassgrad.ops import relu
 from glassgrad.value import ParentLink, Value, as_float
 
-RandomSource = random.Random | int
+RandomSource = Union[random.Random, int]
 """Where initial weights come from: a `random.Random` (drawn from in order) or an int seed."""
 
 ProgressCallback = Callable[[int, int, float], None]
@@ -213,7 +213,7 @@ class MLP(Module):
         name: label prefix; layer ``i`` (from 1) gets ``{name}L{i}.``.
 
     Raises:
-        TypeError: if `rng` is neither a `random.Random` nor an int.
+        TypeError: if `rng` is neither a `random.Random` nor an int, or `nouts` is not a list.
         ValueError: if `nouts` is empty.
 
     Examples:
@@ -225,6 +225,11 @@ class MLP(Module):
     """
 
     def __init__(self, nin: int, nouts: Sequence[int], *, rng: RandomSource | None = None, name: str = "") -> None:
+        if isinstance(nouts, (str, bytes)) or not isinstance(nouts, Iterable):
+            raise TypeError(
+                f"MLP: nouts must be a list of layer widths such as [16, 1], got {type(nouts).__name__} {nouts!r:.60}"
+                + (f"; for one layer of {nouts} write [{nouts}]" if isinstance(nouts, int) else "")
+            )
         if not nouts:
             raise ValueError("MLP needs at least one layer width in nouts")
         draw = _as_rng(rng)
@@ -322,7 +327,7 @@ def train(
         The loss before each update, one float per step.
 
     Raises:
-        TypeError: if `loss_fn` does not return a `Value`.
+        TypeError: if `loss_fn` does not return a `Value`, or `learning_rate` (or what it returns) is not a number.
 
     Examples:
         >>> w = Value(0.0, "w")
@@ -333,13 +338,15 @@ def train(
     if progress is None:
         progress = _interactive()
     report: ProgressCallback | None = ProgressBar() if progress is True else (progress or None)
+    schedule = learning_rate if callable(learning_rate) else None
+    fixed = 0.0 if schedule is not None else as_float(learning_rate, "train: learning_rate")  # 0.0: unused
     losses: list[float] = []
     for step in range(steps):
         loss = loss_fn()
         if not isinstance(loss, Value):
             raise TypeError(f"train: loss_fn must return a Value, got {type(loss).__name__} {loss!r:.60}")
         backward(loss, record=False)
-        rate = learning_rate(step) if callable(learning_rate) else learning_rate
+        rate = fixed if schedule is None else as_float(schedule(step), f"train: learning_rate({step})")
         for parameter in parameters:
             parameter.data -= rate * parameter.grad
         losses.append(loss.data)

@@ -44,10 +44,12 @@ def _exp(a: float) -> float:
 
 
 def _pow(a: float, b: float) -> float:
-    """IEEE pow as PyTorch computes it: C's ``pow`` (nan for a negative base and fractional exponent,
-    ±inf on overflow), except that ``x ** 0.5`` is ``sqrt(x)`` and ``x ** -0.5`` is ``1 / sqrt(x)``.
+    """IEEE pow: C's ``pow`` (nan for a negative base and fractional exponent, ±inf on overflow),
+    except that ``x ** 0.5`` is ``sqrt(x)`` and ``x ** -0.5`` is ``1 / sqrt(x)``, as in PyTorch.
 
-    The square-root path is why ``(-0.0) ** 0.5`` is -0.0 and ``(-inf) ** 0.5`` is nan in PyTorch.
+    The square-root path is why ``(-0.0) ** 0.5`` is -0.0 and ``(-inf) ** 0.5`` is nan, as in PyTorch.
+    PyTorch also multiplies out other small integer exponents (``x * x * x`` for 3, ``1 / (x * x)``
+    for -2), so those can differ from C's correctly rounded ``pow`` in the last bit.
     """
     if b == 0.5 or b == -0.5:
         root = _nan if a < 0.0 else math.sqrt(a)  # sqrt(-0.0) is -0.0; -0.0 < 0.0 is False
@@ -68,52 +70,52 @@ def multiply(u: Value | float, v: Value | float, label: str = "") -> Value:
     """`u * v`; local derivatives ∂/∂u = v and ∂/∂v = u."""
     u = u if type(u) is Value else _value(u)
     v = v if type(v) is Value else _value(v)
-    return _node(u.data * v.data, label, "×", u, v.data, v, u.data)
+    return _node(u._data * v._data, label, "×", u, v._data, v, u._data)
 
 
 def add(u: Value | float, v: Value | float, label: str = "") -> Value:
     """`u + v`; both local derivatives are 1."""
     u = u if type(u) is Value else _value(u)
     v = v if type(v) is Value else _value(v)
-    return _node(u.data + v.data, label, "+", u, 1.0, v, 1.0)
+    return _node(u._data + v._data, label, "+", u, 1.0, v, 1.0)
 
 
 def subtract(u: Value | float, v: Value | float, label: str = "") -> Value:
     """`u - v`; local derivatives 1 and -1."""
     u = u if type(u) is Value else _value(u)
     v = v if type(v) is Value else _value(v)
-    return _node(u.data - v.data, label, "−", u, 1.0, v, -1.0)
+    return _node(u._data - v._data, label, "−", u, 1.0, v, -1.0)
 
 
 def square(u: Value | float, label: str = "") -> Value:
     """`u ** 2`; local derivative 2u."""
     u = u if type(u) is Value else _value(u)
-    return _node(u.data * u.data, label, "²", u, 2.0 * u.data)
+    return _node(u._data * u._data, label, "²", u, 2.0 * u._data)
 
 
 def negate(u: Value | float, label: str = "") -> Value:
     """`-u`; local derivative -1."""
     u = u if type(u) is Value else _value(u)
-    return _node(-u.data, label, "−", u, -1.0)
+    return _node(-u._data, label, "−", u, -1.0)
 
 
 def exponential(u: Value | float, label: str = "") -> Value:
     """`exp(u)`; the local derivative is the output itself."""
     u = u if type(u) is Value else _value(u)
-    out = _exp(u.data)
+    out = _exp(u._data)
     return _node(out, label, "exp", u, out)
 
 
 def plus_one(u: Value | float, label: str = "") -> Value:
     """`1 + u`; local derivative 1."""
     u = u if type(u) is Value else _value(u)
-    return _node(1.0 + u.data, label, "+1", u, 1.0)
+    return _node(1.0 + u._data, label, "+1", u, 1.0)
 
 
 def reciprocal(u: Value | float, label: str = "") -> Value:
     """`1 / u`; local derivative -1/u², computed as -s² from the output s (as PyTorch does)."""
     u = u if type(u) is Value else _value(u)
-    s = _div(1.0, u.data)
+    s = _div(1.0, u._data)
     return _node(s, label, "1/x", u, -(s * s))
 
 
@@ -123,7 +125,7 @@ def sigmoid(u: Value | float, label: str = "") -> Value:
     The forward formula never overflows: for negative `u` it uses exp(u) / (1 + exp(u)).
     """
     u = u if type(u) is Value else _value(u)
-    z = u.data
+    z = u._data
     if z >= 0:
         s = 1.0 / (1.0 + math.exp(-z))
     else:
@@ -133,16 +135,19 @@ def sigmoid(u: Value | float, label: str = "") -> Value:
 
 
 def tanh(u: Value | float, label: str = "") -> Value:
-    """Hyperbolic tangent t = tanh(u); local derivative 1 - t², computed as (1 - t)(1 + t) as PyTorch does."""
+    """Hyperbolic tangent t = tanh(u); local derivative 1 - t², computed as (1 - t)(1 + t).
+
+    PyTorch computes it as fma(-t, t, 1), rounded once; the two differ in the last bit for about a third of inputs.
+    """
     u = u if type(u) is Value else _value(u)
-    t = math.tanh(u.data)
+    t = math.tanh(u._data)
     return _node(t, label, "tanh", u, (1.0 - t) * (1.0 + t))  # no cancellation in 1 - t² near t = ±1
 
 
 def relu(u: Value | float, label: str = "") -> Value:
     """`max(0, u)`; local derivative 1 where u > 0, else 0 (0 at u = 0, as PyTorch). nan stays nan."""
     u = u if type(u) is Value else _value(u)
-    x = u.data
+    x = u._data
     if x <= 0.0:
         # x itself at ±0: PyTorch keeps the sign, relu(-0.0) = -0.0.
         return _node(0.0 if x < 0.0 else x, label, "ReLU", u, 0.0)
@@ -152,7 +157,7 @@ def relu(u: Value | float, label: str = "") -> Value:
 def log(u: Value | float, label: str = "") -> Value:
     """Natural logarithm; local derivative 1/u. log(0) = -inf and log(negative) = nan, as PyTorch."""
     u = u if type(u) is Value else _value(u)
-    x = u.data
+    x = u._data
     if x > 0.0:
         out = math.log(x)
     elif x == 0.0:
@@ -172,15 +177,15 @@ def power(u: Value | float, exponent: float, label: str = "") -> Value:
         raise TypeError("power: the exponent must be a plain number, not a Value (only u is differentiated)")
     p = as_float(exponent, "power exponent")
     u = u if type(u) is Value else _value(u)
-    local = 0.0 if p == 0.0 else p * _pow(u.data, p - 1.0)
-    return _node(_pow(u.data, p), label, f"^{p:g}", u, local)
+    local = 0.0 if p == 0.0 else p * _pow(u._data, p - 1.0)
+    return _node(_pow(u._data, p), label, f"^{p:g}", u, local)
 
 
 def divide(u: Value | float, v: Value | float, label: str = "") -> Value:
     """`u / v`; local derivatives 1/v and -u/v²."""
     u = u if type(u) is Value else _value(u)
     v = v if type(v) is Value else _value(v)
-    a, b = u.data, v.data
+    a, b = u._data, v._data
     out = _div(a, b)
     # -(u/v)/v from the output, as PyTorch: -u/v² would overflow or underflow in v² first.
     return _node(out, label, "÷", u, _div(1.0, b), v, _div(-out, b))

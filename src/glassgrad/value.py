@@ -9,13 +9,15 @@ a `Value` has `__slots__` and an operation stores its links packed in two slots,
 - ``_du`` is None: ``_u`` is the tuple of `ParentLink`s itself (a leaf's is empty).
 
 One or two objects per node instead of four: Python's cycle collector visits every tracked object
-at each full collection, so on large graphs this is most of the speed.
+at each full collection, so on large graphs this is most of the speed. `data` is a property over the
+slot ``_data``, so that every assignment is checked; the ops read ``_data`` directly.
 """
 
 from __future__ import annotations
 
 import numbers
 import threading
+from operator import attrgetter
 from typing import Any, Iterable
 
 
@@ -70,6 +72,9 @@ class ParentLink:
             new = as_float(new, "ParentLink.local_grad")
         object.__setattr__(self, name, new)
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"ParentLink.{name} cannot be deleted: backward reads both fields of every link")
+
     def __repr__(self) -> str:
         return f"ParentLink(value={self.value.label or self.value!r}, local_grad={self.local_grad:g})"
 
@@ -113,10 +118,9 @@ class Value:
         (ParentLink(value='w', local_grad=3), ParentLink(value='x', local_grad=2))
     """
 
-    # Six slots and no __dict__ (see the module docstring for _u and _du).
-    __slots__ = ("data", "grad", "label", "op", "_u", "_du")
+    # Six slots and no __dict__ (see the module docstring for _u and _du); `data` is read from `_data`.
+    __slots__ = ("_data", "grad", "label", "op", "_u", "_du")
 
-    data: float
     grad: float
     label: str
     op: str
@@ -125,11 +129,26 @@ class Value:
     _du: Any  # None once built; else du (one operand) or (du, v, dv)
 
     def __init__(self, data: float, label: str = "", parents: Iterable[ParentLink] = (), op: str = "") -> None:
-        self.data = data if type(data) is float else as_float(data)
+        self._data = data if type(data) is float else as_float(data, f"Value {label!r:.60}" if label else "Value")
         self.grad = 0.0
         self.label = label if type(label) is str else ("" if label is None else str(label))
         self.parents = parents
         self.op = op
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__eq__" in cls.__dict__ or "__hash__" in cls.__dict__:
+            global equality_overridden
+            equality_overridden = True  # from now on the walk keys nodes by id()
+
+    def _set_data(self, data: float) -> None:
+        self._data = data if type(data) is float else as_float(data, f"{self!r}.data")
+
+    def _refuse_delete(self) -> None:
+        raise AttributeError(f"{self!r}: .data cannot be deleted (every op and figure reads it)")
+
+    # Read through a C getter (no Python frame on the ops' hot path); every assignment is checked.
+    data = property(attrgetter("_data"), _set_data, _refuse_delete, "The forward number (a float; any real number assigned is converted).")
 
     @property
     def parents(self) -> tuple[ParentLink, ...]:
@@ -152,7 +171,13 @@ class Value:
     @parents.setter
     def parents(self, parents: Iterable[ParentLink]) -> None:
         if type(parents) is not tuple:
-            parents = tuple(parents)
+            try:
+                parents = tuple(parents)
+            except TypeError:
+                raise TypeError(
+                    f"Value {self.label!r}: parents must be an iterable of ParentLink objects (() for a leaf), "
+                    f"got {type(parents).__name__} {parents!r:.60}"
+                ) from None
         for link in parents:
             if type(link) is not ParentLink:
                 raise TypeError(
@@ -165,26 +190,39 @@ class Value:
         return f"Value({name}data={self.data:g}, grad={self.grad:g})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle and deep-copy without recursion, however deep the graph, keeping every identity.
+        """Pickle and deep-copy without recursion, however deep the graph, keeping every identity and the class.
 
         The state of a value starts with its not yet saved ancestors in dependency-safe order, so
         that pickle (or deepcopy) saves each of them before anything links to it: by the time a
-        value's own links are saved, its parents are already saved, and nothing nests.
+        value's own links are saved, its parents are already saved, and nothing nests. The record
+        of the ancestors still to come lasts as long as that state (see `_PreludeEnd`).
         """
-        scheduled = _pickling.__dict__.setdefault("scheduled", set())
-        if id(self) in scheduled:  # an ancestor listed by a value saved earlier: its parents are saved
+        scheduled = _scheduled()
+        if id(self) in scheduled:  # an ancestor listed by a value being saved: its parents are saved
             scheduled.discard(id(self))
             prelude: tuple[Value, ...] = ()
-        else:  # saved first: earlier lists are done with (their values were saved before this one)
+            end = None
+        else:
             prelude = tuple(_autograd.dependency_safe_order(self)[:-1])
-            scheduled.clear()
-            scheduled.update(id(node) for node in prelude)
+            end = _PreludeEnd(prelude) if prelude else None
         links = tuple((parent, local) for parent, local in _edges(self))
-        return (_shell, (self.data, self.label, self.op), (prelude, self.grad, links))
+        extra = getattr(self, "__dict__", None)  # a subclass's own attributes
+        return (_shell, (self.data, self.label, self.op, type(self)), (prelude, self.grad, links, end, extra))
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        _, self.grad, links = state
+        _, self.grad, links, *rest = state  # pickles written before 0.x hold (prelude, grad, links)
         self.parents = [ParentLink(parent, local) for parent, local in links]
+        if rest and rest[1]:
+            self.__dict__.update(rest[1])
+
+    def __copy__(self) -> Value:
+        """A new value with the same number, label, op, grad and parents (new links to the same parent objects)."""
+        twin = _shell(self.data, self.label, self.op, type(self))
+        twin.grad = self.grad
+        twin.parents = [ParentLink(parent, local) for parent, local in _edges(self)]
+        if getattr(self, "__dict__", None):
+            twin.__dict__.update(self.__dict__)
+        return twin
 
     def _repr_html_(self) -> str:
         """Compact rich display for Jupyter: label, data and grad."""
@@ -252,9 +290,13 @@ class Value:
 
         ``accumulate=True`` adds into the existing gradients (PyTorch's semantics) instead of
         replacing them. Records no teaching trace; call `glassgrad.backward(value)` for the steps.
+        Safe across threads as that function says: independent graphs always; graphs sharing
+        values one pass at a time.
         """
         _autograd.backward(self, accumulate=accumulate, record=False)
 
+
+equality_overridden = False  # has any subclass of Value defined __eq__ or __hash__? (see autograd._walk)
 
 _new_object = object.__new__
 
@@ -276,9 +318,9 @@ def _node(data: float, label: str, op: str, u: Value, du: float, v: Value | None
     Skips `Value.__init__`'s checks: ops pass Values and floats they have just computed.
     """
     node = _new_object(Value)
-    node.data = data if type(data) is float else as_float(data)  # an int if someone set .data = 3
+    node._data = data if type(data) is float else as_float(data)
     node.grad = 0.0
-    node.label = label if type(label) is str else str(label)
+    node.label = label if type(label) is str else ("" if label is None else str(label))  # as Value(…, None)
     node.op = op
     node._u = u  # the links stay unpacked until `parents` is read
     du = du if type(du) is float else as_float(du, "ParentLink.local_grad")
@@ -310,12 +352,48 @@ def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
     return ((node._u, du[0]), du[1:])
 
 
-_pickling = threading.local()  # ids of the values whose parents an earlier value's state saves first
+_pickling = threading.local()  # per thread: ids of the ancestors a value being saved lists before its links
 
 
-def _shell(data: float, label: str, op: str) -> Value:
-    """Unpickle a value without its links and gradient (`Value.__setstate__` adds them)."""
-    return Value(data, label, (), op)
+def _scheduled() -> set[int]:
+    scheduled: set[int] = _pickling.__dict__.setdefault("scheduled", set())
+    return scheduled
+
+
+class _PreludeEnd:
+    """Saved right after a prelude: its values are all saved by then, so none of them is still to come.
+
+    Also released when it is dropped, so a dump that fails half-way leaves no record behind either.
+    """
+
+    __slots__ = ("ids",)
+
+    def __init__(self, prelude: tuple[Value, ...]) -> None:
+        self.ids = [id(node) for node in prelude]
+        _scheduled().update(self.ids)
+
+    def release(self) -> None:
+        if self.ids:  # once only: after __reduce__, __del__ has nothing left to do
+            _scheduled().difference_update(self.ids)
+            self.ids = []
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        self.release()
+        return (_nothing, ())
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def _nothing() -> None:
+    """What a `_PreludeEnd` unpickles to."""
+
+
+def _shell(data: float, label: str, op: str, cls: type = Value) -> Value:
+    """Unpickle a value of class `cls` without its links and gradient (`Value.__setstate__` adds them)."""
+    node: Value = _new_object(cls)
+    Value.__init__(node, data, label, (), op)
+    return node
 
 
 # Imported last: ops and autograd need Value defined first (the methods look them up at call time).

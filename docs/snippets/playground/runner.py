@@ -7,6 +7,7 @@ without JavaScript), so both show the same pictures from the same code.
 from __future__ import annotations
 
 import math
+import sys
 import traceback
 from typing import Any
 
@@ -26,7 +27,7 @@ def _line(error: BaseException) -> int | None:
     return frames[-1].lineno if frames else None
 
 
-def explain(error: BaseException) -> str:
+def explain(error: BaseException, namespace: dict[str, Any] | None = None) -> str:
     """A one-line message naming the problem and the line of the reader's program it came from."""
     line = _line(error)
     where = f" on line {line}" if line else ""
@@ -37,20 +38,52 @@ def explain(error: BaseException) -> str:
     if isinstance(error, ValueError) and "convert" in str(error):
         return f"Not a number{where}: {error}. A Value holds a number, such as 2.0."
     if isinstance(error, RecursionError):
-        return f"Recursion too deep{where}: does a node list itself among its ancestors (a cycle)?"
+        cycle = _cycle(namespace or {})
+        if cycle:
+            return f"Recursion too deep{where}: {cycle}: a node cannot be its own ancestor."
+        return (
+            f"Recursion too deep{where}: more than {sys.getrecursionlimit()} calls inside one another. A recursive walk, "
+            "such as glassgrad.scratch's backward (one call per value along the longest path), cannot go this deep; "
+            "glassgrad's backward keeps its own stack and walks a graph of any depth."
+        )
+    if isinstance(error, MemoryError):
+        return f"Out of memory{where}: the program asked for more memory than this page can give it."
+    if isinstance(error, EOFError):
+        return f"input(){where} has nothing to read: a program here gets no typed input. Write the value in the program instead."
+    if isinstance(error, SystemExit):
+        return f"The program called exit(){where}: here a program runs to its end, and the page then draws L."
     return f"{type(error).__name__}{where}: {error}"
+
+
+def _cycle(namespace: dict[str, Any]) -> str | None:
+    """The cycle message of the first graph in `namespace` that has one (None when none has)."""
+    for value in list(namespace.values()):
+        if hasattr(value, "parents") and hasattr(value, "data"):
+            try:
+                walk(value)
+            except ValueError as error:
+                return str(error)
+            except Exception:  # not a graph walk can follow: not a cycle either
+                continue
+    return None
+
+
+def _no_input(prompt: object = "") -> str:
+    """The program's `input`: a page has no keyboard to read from, so it ends the program with a message."""
+    raise EOFError("input() has nothing to read")
 
 
 def _is_number(data: Any) -> bool:
     return isinstance(data, (int, float)) and not isinstance(data, bool)
 
 
-def run(source: str, prefix: str | None = None) -> dict[str, str]:
+def run(source: str, prefix: str | None = None, namespace: dict[str, Any] | None = None) -> dict[str, str]:
     """Run `source`; return ``{"error": message}`` or the HTML of its figures and a one-line summary.
 
     The program must name its output ``L``; if it also keeps the list ``backward`` returned as
     ``steps``, the page replays that backward pass step by step. `prefix` is the figure's id
-    prefix (each run on a page needs its own).
+    prefix (each run on a page needs its own). `namespace` receives the program's globals (the
+    browser takes the program's objects apart from it afterwards, see sandbox.py).
     """
     lines = source.splitlines()
 
@@ -62,11 +95,12 @@ def run(source: str, prefix: str | None = None) -> dict[str, str]:
         code = compile(source, FILENAME, "exec")
     except SyntaxError as error:
         return {"error": f"Syntax error on line {error.lineno}: {error.msg}.{quoted(error.lineno)}"}
-    namespace: dict[str, Any] = {"__name__": "__playground__"}
+    namespace = {} if namespace is None else namespace
+    namespace.update({"__name__": "__playground__", "input": _no_input})
     try:
         exec(code, namespace)
-    except Exception as error:  # the reader's program: any error is reported, none escapes
-        return {"error": explain(error) + quoted(_line(error))}
+    except (Exception, SystemExit) as error:  # the reader's program: any error is reported, none escapes
+        return {"error": explain(error, namespace) + quoted(_line(error))}
     root = namespace.get("L")
     if root is None:
         return {"error": "The program defines no L: name the output to draw L (for example L = square(e, 'L'))."}

@@ -18,10 +18,13 @@ from importlib import resources
 from typing import Any, Sequence
 
 from glassgrad.viz.cards import show_backward_steps, step_card
-from glassgrad.viz.graph import HIDDEN, GraphIds, Value, chips, draw_graph, graph_fingerprint, names, walk
-from glassgrad.viz.html import HtmlFragment, escape, fmt
+from glassgrad.viz.graph import (
+    HIDDEN, MAX_LINKS, MAX_VALUES, GraphIds, Value, chips, draw_graph, graph_fingerprint, names, walk,
+)
+from glassgrad.viz.html import _CONTROL, HtmlFragment, escape, fmt, short
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)  # the speed menu (1 = one step every 1.2 s)
+ORDER_MAX_VALUES = 100  # each frame of animate_order marks every value: its HTML grows with values² (about 3 MB here)
 
 # Characters that could end the <script> element or break a JavaScript parser, as JSON escapes.
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -37,7 +40,7 @@ def frames_json(data: Any) -> str:
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
     for character, escaped in _JSON_ESCAPES.items():
         text = text.replace(character, escaped)
-    return text
+    return text.translate(_CONTROL)  # lone surrogates and U+FFFE/U+FFFF as escape() shows them (JSON escaped the rest)
 
 
 def _frame(label: str, text: str, marks: dict[str, list[str]], texts: dict[str, str], focus: str | None = None) -> dict[str, Any]:
@@ -48,7 +51,7 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
     """A "Start" frame, one frame per event of `walk` from `root`, then "Reverse" (the backward schedule)."""
     events: list[Any] = []
     walk(root, events)
-    p, count, name = ids.prefix, len(ids.order), names(root)
+    p, count, name = ids.prefix, len(ids.order), {node: short(text) for node, text in names(root, ids.order).items()}
     path: list[Value] = []  # the open visits, outermost first
     order: list[Value] = []
     next_link: dict[Value, int] = defaultdict(int)  # per open visit, how many links the walk has followed
@@ -104,7 +107,7 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
 
 def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: bool = True) -> list[dict[str, Any]]:
     """Start (grads "—"), Seed (0, the root 1), then one frame per step of `backward(root)`'s log (and its trace card)."""
-    p, name = ids.prefix, names(root)
+    p, name = ids.prefix, {node: short(text) for node, text in names(root, ids.order).items()}
     grad = {node: f"{ids.node_id(node)}-grad" for node in ids.order}
 
     def rows(n: int) -> dict[str, list[str]]:  # trace card n is the current one, if the player shows the trace
@@ -178,18 +181,24 @@ def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str
 
 
 def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step by step",
-                  min_width: int | None = None, id_prefix: str | None = None) -> PlayerFragment:
+                  min_width: int | None = None, id_prefix: str | None = None,
+                  max_values: int = ORDER_MAX_VALUES) -> PlayerFragment:
     """A player replaying the ordering walk (`walk`) on the graph of `root`.
 
     Each step shows the node visited (and the open visits), skipped (already in the list) or
     appended; the dependency-first list grows under the graph and is finally reversed into the
     backward schedule. `title` heads the player; `min_width` and `id_prefix` (default: derived
     from the graph) are `draw_graph`'s.
+
+    Raises:
+        ValueError: for a graph of more than `max_values` values (default 100: every frame marks every
+            value) or beyond `draw_graph`'s limits.
     """
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(walk(root), False, f"order|{min_width}", "ggo")
+    order = walk(root, max_values=max_values, max_links=MAX_LINKS, caller="animate_order")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, False, f"order|{min_width}", "ggo")
     figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix)
     ids = figure.ids
-    shown = list(names(root).values())
+    shown = [short(name) for name in names(root, order).values()]
     lists = (
         '<div class="gg-order">'
         '<div class="gg-order-row gg-js" hidden><span class="gg-order-name">Open visits:</span>'
@@ -227,7 +236,8 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
     steps = list(steps)
     if steps and steps[0].output is not root:
         raise ValueError("the steps were not logged by backward(root): their first output is not root")
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(walk(root), True, f"backward|{min_width}", "ggb")
+    order = walk(root, max_values=MAX_VALUES, max_links=MAX_LINKS, caller="animate_backward")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, True, f"backward|{min_width}", "ggb")
     figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix)
     frames = backward_frames(root, steps, figure.ids, trace)
     body = f'<div class="gg-player-graph">{figure}</div><div class="gg-player-card gg-js" id="{prefix}-card" hidden></div>'

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Collection, Sequence
 
-from glassgrad.viz.graph import GraphFigure, Value, names, walk
-from glassgrad.viz.html import HtmlFragment, escape, fmt
+from glassgrad.viz.graph import MAX_LINKS, MAX_VALUES, GraphFigure, Value, names, walk
+from glassgrad.viz.html import HtmlFragment, escape, fmt, short
 
 
 def _g(name: str) -> str:
@@ -52,7 +52,10 @@ def show_backward_steps(
     if not steps:
         return HtmlFragment('<div class="gg gg-trace"><p class="gg-seed">No saved links: nothing to propagate.</p></div>')
     root = steps[0].output  # backward processes the root first
-    shown = names(root)
+    if len(steps) > MAX_LINKS:
+        raise ValueError(f"show_backward_steps: {len(steps):,} steps, more than {MAX_LINKS:,}; show the steps of a smaller graph")
+    order = walk(root, max_values=MAX_VALUES, max_links=MAX_LINKS, caller="show_backward_steps")
+    shown = {node: short(text) for node, text in names(root, order).items()}
     highlighted = set(highlight_outputs)
     root_name = shown[root]
     step_id = (lambda n: f' id="{graph.prefix}-step-{n}"') if graph is not None else (lambda n: "")
@@ -89,8 +92,8 @@ def show_complete_state(root: Value) -> HtmlFragment:
     ``.parents[k]``: ``.value`` and ``.local_grad`` (``= ∂m/∂w``). No field holds an edge contribution:
     it exists only during backward.
     """
-    order = walk(root)
-    shown = names(root)
+    order = walk(root, max_values=MAX_VALUES, max_links=MAX_LINKS, caller="show_complete_state")
+    shown = {node: short(text) for node, text in names(root, order).items()}
     root_name = shown[root]
     cards = []
     for i, node in enumerate(order):
@@ -101,7 +104,7 @@ def show_complete_state(root: Value) -> HtmlFragment:
             f"<dt>.data</dt><dd>{escape(fmt(node.data))}</dd>"
             f'<dt>.grad</dt><dd><span class="gg-grad">{escape(fmt(node.grad))}</span> '
             f'<span class="gg-dim">(= {_partial(root_name, name)})</span></dd>'
-            f"<dt>.op</dt><dd><code>{escape(repr(node.op))}</code>{leaf}</dd>"
+            f"<dt>.op</dt><dd><code>{escape(short(repr(node.op)))}</code>{leaf}</dd>"
             f"<dt>.parents</dt><dd>{count} saved link{'' if count == 1 else 's'}</dd>"
         )
         if node.parents:
@@ -118,7 +121,7 @@ def show_complete_state(root: Value) -> HtmlFragment:
         cards.append(
             f'<section class="gg-card" data-gg-index="{i}" data-gg-label="{escape(name)}">'
             f'<div class="gg-card-head">Value {escape(name)} '
-            f'<span class="gg-dim"><code>.label = {escape(repr(node.label))}</code></span></div>'
+            f'<span class="gg-dim"><code>.label = {escape(short(repr(node.label)))}</code></span></div>'
             f"<dl>{fields}</dl>{links}</section>"
         )
     order_text = " → ".join(escape(shown[node]) for node in order)

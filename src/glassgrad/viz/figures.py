@@ -5,14 +5,17 @@ from __future__ import annotations
 from typing import Sequence
 
 from glassgrad.viz.graph import (
-    COLOURS, Value, check_prefix, chips, digraph, figure_html, fingerprint, names, render_svg, svg_cleanup, walk,
+    COLOURS, MAX_VALUES, Value, check_node, check_prefix, chips, digraph, figure_html, fingerprint, names, render_svg,
+    svg_cleanup, too_big, walk,
 )
-from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
+from glassgrad.viz.html import HtmlFragment, caption, escape, fmt, short
 
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
+MAX_SHOWN_LINKS = 50  # show_parent_link draws one row per link: more would not fit a page
+MAX_WALK_VALUES = 300  # show_order_walk indents each visit: its text grows with values × depth
 
 
-def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None) -> HtmlFragment:
+def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None, max_links: int = MAX_SHOWN_LINKS) -> HtmlFragment:
     """How one operation is stored: output v, its ``ParentLink``s, and the parents they point back to.
 
     For ``m = w × x`` and ``k = 0``, the highlighted link holds ``.value`` (w) and ``.local_grad``
@@ -23,18 +26,29 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None)
         k: which link of ``output.parents`` plays the part of u.
         id_prefix: prefix of the element ids (``{p}-v``, ``{p}-u-{j}``, ``{p}-link-{j}``,
             ``{p}-forward-{j}``). Default: derived from everything shown.
+        max_links: the most links `output` may have (one row each).
+
+    Raises:
+        IndexError: if `output` has no link `k`.
+        ValueError: if `output` has no links, or more than `max_links`.
     """
-    if not output.parents:
-        raise ValueError(f"{caption(output)} has no parent links to show")
+    check_node(output, "show_parent_link")
+    count = len(output.parents)
+    if not count:
+        raise ValueError(f"show_parent_link: {short(caption(output))!r} has no parent links to show")
+    if count > max_links:
+        raise too_big("show_parent_link", output, "parent links", max_links, "max_links")
+    if type(k) is not int or not 0 <= k < count:
+        raise IndexError(f"show_parent_link: {short(caption(output))!r} has links 0 to {count - 1}, no link k={k!r:.20}")
     if id_prefix is None:
         drawn = [f"{k}|{output.label!r}|{output.data!r}|{output.grad!r}"]
         drawn += [f"{other.value.label!r}|{other.value.data!r}|{other.local_grad!r}" for other in output.parents]
         id_prefix = fingerprint("ggs", drawn)
     check_prefix(id_prefix)
     link = output.parents[k]
-    shown = {output: caption(output)}
+    shown = {output: short(caption(output))}  # names cut as draw_graph cuts them
     for j, other in enumerate(output.parents):
-        shown.setdefault(other.value, caption(other.value) if other.value.label else f"u{j}")
+        shown.setdefault(other.value, short(caption(other.value)) if other.value.label else f"u{j}")
     v_name, u_name = shown[output], shown[link.value]
 
     dot = digraph(nodesep="0.35", ranksep="1.1")
@@ -108,17 +122,22 @@ def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple
         ValueError: if `backward_order` is not a permutation of the values reachable from `root`.
     """
     order = walk(root)
-    if len(backward_order) != len(order) or set(backward_order) != set(order):
+    if len(backward_order) != len(order) or {id(node) for node in backward_order} != {id(node) for node in order}:
         raise ValueError("the order must list every value reachable from the root exactly once")
-    position = {node: i for i, node in enumerate(backward_order)}
+    position = {id(node): i for i, node in enumerate(backward_order)}
+    users: dict[int, list[Value]] = {}  # for each node, the outputs that have it as a parent, in walk order
+    for output in order:
+        for link in output.parents:
+            outputs = users.setdefault(id(link.value), [])
+            if not outputs or outputs[-1] is not output:  # w * w: one output, two links
+                outputs.append(output)
     violations = []
     for node in backward_order:
-        outputs = [output for output in order if any(link.value is node for link in output.parents)]
-        violations += [(node, output) for output in outputs if position[output] > position[node]]
+        violations += [(node, output) for output in users.get(id(node), ()) if position[id(output)] > position[id(node)]]
     return violations
 
 
-def show_dependency_order(root: Value, wrong_order: Sequence[Value]) -> HtmlFragment:
+def show_dependency_order(root: Value, wrong_order: Sequence[Value], *, max_values: int = MAX_VALUES) -> HtmlFragment:
     """The dependency-first order, its reverse (backward's processing order) and `wrong_order`.
 
     Each row is checked with `order_violations`, so the figure cannot show a "safe" order that is not.
@@ -128,9 +147,10 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value]) -> HtmlFrag
     Args:
         root: the loss.
         wrong_order: a processing order to show as wrong.
+        max_values: the most values it shows.
     """
-    order = walk(root)
-    name = names(root)
+    order = walk(root, max_values=max_values, caller="show_dependency_order")
+    name = {node: short(text) for node, text in names(root, order).items()}
     reverse = order[::-1]
     assert not order_violations(root, reverse), "the walk's order reversed must be safe"
     violations = order_violations(root, wrong_order)
@@ -159,17 +179,20 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value]) -> HtmlFrag
     return HtmlFragment(f'<div class="gg gg-order" data-gg-violations="{len(violations)}">{rows}</div>')
 
 
-def show_order_walk(root: Value) -> HtmlFragment:
+def show_order_walk(root: Value, *, max_values: int = MAX_WALK_VALUES) -> HtmlFragment:
     """The ordering walk from `root`, one line per event of `walk`.
 
     A leaf reads ``visit(w) → w has no parents → append w``; a value with parents opens
     ``visit(m):``, its parents' walks are indented below it, and it closes with
     ``both parents are in the order → append m``; an already appended value reads
     ``w is already in the order → skip``.
+
+    Raises:
+        ValueError: for a graph of more than `max_values` values (default 300): the indented text grows with values × depth.
     """
     events: list = []
-    walk(root, events)
-    shown = names(root)
+    order = walk(root, events, max_values=max_values, caller="show_order_walk")
+    shown = {node: short(text) for node, text in names(root, order).items()}
     lines = []
     for kind, node, depth in events:
         indent, name = "  " * depth, escape(shown[node])

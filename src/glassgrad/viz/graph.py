@@ -25,7 +25,7 @@ import re
 from typing import Any, Sequence
 
 from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
-from glassgrad.viz.html import HtmlFragment, caption, escape, fmt
+from glassgrad.viz.html import LABEL_LIMIT, HtmlFragment, caption, escape, fmt, short
 
 Value = Any
 """Any node with the public shape viz reads: ``data``, ``grad``, ``label``, ``op`` and ``parents``,
@@ -33,7 +33,27 @@ a sequence of links with ``.value`` (the operand) and ``.local_grad``: a `glassg
 `glassgrad.scratch.Value` alike."""
 
 
-def walk(root: Value, events: list[OrderEvent] | None = None) -> list[Value]:
+def check_node(node: object, caller: str) -> None:
+    """TypeError naming `node` unless it has the public fields viz reads (``data``, ``grad``, ``label``, ``op``, ``parents``)."""
+    if not all(hasattr(node, field) for field in ("data", "grad", "label", "op", "parents")):
+        raise TypeError(
+            f"{caller}: expected a Value (anything with data, grad, label, op and parents), "
+            f"got {type(node).__name__} {node!r:.60}"
+        )
+
+
+def too_big(caller: str, root: Value, what: str, limit: int, name: str) -> ValueError:
+    """The error a drawing function raises when the graph passes one of its limits, saying how to draw it anyway."""
+    return ValueError(
+        f"{caller}: the graph of {short(caption(root))!r} has more than {limit:,} {what} ({name}={limit:,}): "
+        f"too many to draw in reasonable time and size. Draw a smaller part, or pass a larger {name}."
+    )
+
+
+def walk(
+    root: Value, events: list[OrderEvent] | None = None, *,
+    max_values: int | None = None, max_links: int | None = None, caller: str = "walk",
+) -> list[Value]:
     """Every node reachable from `root` through ``parents[k].value``, each after all of its parents.
 
     The same depth-first rule as chapter 2's ``dependency_safe_order`` (parents in stored order,
@@ -42,13 +62,17 @@ def walk(root: Value, events: list[OrderEvent] | None = None) -> list[Value]:
     When `events` is a list, every visit, skip and append is added to it, for replays.
 
     Raises:
-        ValueError: if a node is its own ancestor (a cycle made by editing ``parents``).
+        ValueError: if a node is its own ancestor (a cycle made by editing ``parents``), or, as soon
+            as it reaches them, more than `max_values` values or `max_links` links (named after `caller`).
+        TypeError: if `root` is not a node.
     """
+    check_node(root, caller)
     events = [] if events is None else events
     order: list[Value] = []
     placed: set[int] = set()
     open_visits = {id(root)}
     path = [(root, iter(root.parents))]
+    values, links_followed = 1, 0
     events.append(OrderEvent("enter", root, 0))
     while path:
         node, links = path[-1]
@@ -59,20 +83,28 @@ def walk(root: Value, events: list[OrderEvent] | None = None) -> list[Value]:
             placed.add(id(node))
             order.append(node)
             events.append(OrderEvent("append", node, len(path)))
-        elif id(link.value) in placed:
+            continue
+        links_followed += 1
+        if max_links is not None and links_followed > max_links:  # stop here: no need to count the rest
+            raise too_big(caller, root, "links", max_links, "max_links")
+        if id(link.value) in placed:
             events.append(OrderEvent("skip", link.value, len(path)))
         elif id(link.value) in open_visits:
-            raise ValueError(f"the graph has a cycle: {caption(link.value)!r} is one of its own ancestors")
+            raise ValueError(f"the graph has a cycle: {short(caption(link.value))!r} is one of its own ancestors")
         else:
+            values += 1
+            if max_values is not None and values > max_values:
+                raise too_big(caller, root, "values", max_values, "max_values")
             open_visits.add(id(link.value))
             path.append((link.value, iter(link.value.parents)))
             events.append(OrderEvent("enter", link.value, len(path) - 1))
     return order
 
 
-def names(root: Value) -> dict[Value, str]:
-    """The name every figure shows for each node reachable from `root` (see `caption`), keyed by node."""
-    return {node: caption(node, i) for i, node in enumerate(walk(root))}
+def names(root: Value, order: Sequence[Value] | None = None) -> dict[Value, str]:
+    """The name every figure shows for each node reachable from `root` (see `caption`), keyed by node;
+    `order` is ``walk(root)`` when the caller has it already."""
+    return {node: caption(node, i) for i, node in enumerate(walk(root) if order is None else order)}
 
 
 def chips(names: Sequence[str], id_prefix: str | None = None, bad: Sequence[int] = ()) -> str:
@@ -210,13 +242,44 @@ def graph_fingerprint(order: Sequence[Value], show_grad: bool, head: str, kind: 
     return fingerprint(kind, parts)
 
 
-MAX_VALUES = 1000  # Graphviz's layout time grows faster than the graph: 1 s for 500 values, 20 s for 2,000
+MAX_VALUES = 1000  # the most values draw_graph lays out (see `layout_cost` for what decides the time)
 """The most values `draw_graph` draws (its `max_values`); a bigger graph raises `ValueError`."""
-LABEL_LIMIT = 40  # longer labels are cut with "…" (Graphviz refuses very long ones); the tooltip has them whole
+MAX_LINKS = 2500  # the most links (edges into operations)
+MAX_LAYOUT = 100_000  # the most layout nodes (see `layout_cost`): about 2 s of Graphviz at most
+LARGE_LAYOUT = 2500  # above this many layout nodes, Graphviz gets the quick settings of `QUICK_LAYOUT`
+QUICK_LAYOUT = {"nslimit": "0.01", "nslimit1": "0.01", "mclimit": "0.1", "remincross": "false", "splines": "line"}
+"""Graphviz settings for large graphs: bounded network-simplex and crossing-minimisation passes,
+straight edges. Graphviz's default layout takes minutes on a dense graph of 100 values."""
+OP_LIMIT = 12  # longer op symbols are cut with "…" in the operation circle
 
 
 def _short(text: str) -> str:
-    return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
+    return short(text, LABEL_LIMIT)
+
+
+def layout_cost(order: Sequence[Value]) -> int:
+    """How many nodes Graphviz lays out for `draw_graph`: value boxes, operation circles, and one per rank an edge crosses.
+
+    Graphviz's dot replaces an edge spanning k ranks by k - 1 hidden nodes; their number decides its time.
+    Counted on a ranking dot could choose (each value 4 ranks after its deepest parent, a leaf just
+    before its first use); dot's own ranking is at least as tight, so it places at most this many. `order` is ``walk(root)``.
+    """
+    rank: dict[int, int] = {}
+    for node in order:
+        rank[id(node)] = max((rank[id(link.value)] for link in node.parents), default=-4) + 4
+    first_use: dict[int, int] = {}
+    for node in order:
+        for link in node.parents:
+            if not link.value.parents:
+                first_use[id(link.value)] = min(first_use.get(id(link.value), rank[id(node)] - 4), rank[id(node)] - 4)
+    rank.update(first_use)
+    cost = 0
+    for node in order:
+        cost += 1
+        if node.parents:
+            cost += 2  # the operation circle and the bend of its edge into the value box
+            cost += sum(rank[id(node)] - 3 - rank[id(link.value)] for link in node.parents)
+    return cost
 
 
 def _value_label(value: Value, index: int, show_grad: bool) -> str:
@@ -310,11 +373,14 @@ def draw_graph(
     id_prefix: str | None = None,
     caption_text: str | None = None,
     max_values: int = MAX_VALUES,
+    max_links: int = MAX_LINKS,
+    max_layout: int = MAX_LAYOUT,
 ) -> GraphFigure:
     """Draw the graph that produced `root`, left to right, as inline SVG in a sideways-scrolling box.
 
     Value boxes show name, data and grad (or "—"); each operation is a circle with its symbol; each
-    parent → operation edge is labelled with its saved local derivative (``∂m/∂w = 3``).
+    parent → operation edge is labelled with its saved local derivative (``∂m/∂w = 3``). Names longer
+    than 40 characters are cut with "…" (the tooltip has them whole); large graphs get straight edges.
 
     Args:
         root: the output whose ancestors are drawn (usually the loss).
@@ -325,25 +391,26 @@ def draw_graph(
             bytes in every build and different graphs on a page get different ids.
         caption_text: an optional ``<figcaption>``.
         max_values: the most values it draws (default [MAX_VALUES][glassgrad.viz.graph.MAX_VALUES]).
+        max_links: the most links (parent → operation edges) it draws.
+        max_layout: the most layout nodes (`layout_cost`) it asks Graphviz to place.
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
 
     Raises:
-        ValueError: if the graph has more than `max_values` values (the message says how to draw it anyway).
+        ValueError: if the graph passes a limit (found without walking the rest of it; the message says
+            how to draw it anyway).
+        TypeError: if `root` is not a Value.
     """
-    order = walk(root)
-    if len(order) > max_values:
-        raise ValueError(
-            f"draw_graph: the graph of {caption(root, len(order) - 1)!r} has {len(order):,} values, more than "
-            f"max_values={max_values:,}; Graphviz would take long to lay it out. Draw a smaller part, or pass "
-            f"max_values={len(order)} to draw it anyway."
-        )
+    order = walk(root, max_values=max_values, max_links=max_links, caller="draw_graph")
+    cost = layout_cost(order)
+    if cost > max_layout:
+        raise too_big("draw_graph", root, "layout nodes (values, operations and edge bends)", max_layout, "max_layout")
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, f"{show_grad}|{min_width}|{caption_text!r}")
     ids = GraphIds(root, prefix, order)
     index = ids._index
 
-    dot = digraph()
+    dot = digraph(**(QUICK_LAYOUT if cost > LARGE_LAYOUT else {}))
     element_attrs: dict[str, dict[str, object]] = {}
     for i, node in enumerate(order):
         role = "gg-value" + (" gg-leaf" if not node.parents else "") + (" gg-root" if node is root else "")
@@ -357,7 +424,7 @@ def draw_graph(
             continue
         op_id = ids.op_id(node)
         dot.node(
-            op_id, f"<{escape(node.op or '?')}>", id=op_id, shape="circle", style="filled",
+            op_id, f"<{escape(short(node.op or '?', OP_LIMIT))}>", id=op_id, shape="circle", style="filled",
             fillcolor="#eef2ff", width="0.36", margin="0.02", **{"class": "gg-op"},
         )
         element_attrs[op_id] = {"index": i, "label": caption(node, i), "role": "op", "op": node.op}
@@ -375,7 +442,7 @@ def draw_graph(
         dot.edge(op_id, node_id, id=out_id, **{"class": "gg-out"})
         element_attrs[out_id] = {"output": i, "role": "out"}
 
-    title = f"Computation graph of {caption(root, index[root])}: {len(order)} values, forward left to right"
+    title = f"Computation graph of {_short(caption(root, index[root]))}: {len(order)} values, forward left to right"
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
     svg = re.sub(r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S)
     narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)

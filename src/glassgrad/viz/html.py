@@ -15,8 +15,9 @@ def escape(text: object) -> str:
     """Escape `text` for HTML/SVG text and attribute values (``& < > " '`` become entities).
 
     The single escape function of `glassgrad.viz`; Graphviz HTML-like labels use it too. Control
-    characters (NUL and the rest, but tab and newline), which neither XML nor Graphviz accepts,
-    become U+FFFD, the replacement character, so they stay visible.
+    characters (NUL and the rest, but tab and newline), the noncharacters U+FFFE and U+FFFF and lone
+    surrogates, which neither XML, UTF-8 nor Graphviz accepts, become U+FFFD, the replacement
+    character, so they stay visible.
 
     Examples:
         >>> escape('<b title="x">&</b>'), escape(chr(0))
@@ -25,7 +26,23 @@ def escape(text: object) -> str:
     return _html.escape(str(text).translate(_CONTROL), quote=True)
 
 
-_CONTROL = {code: "\ufffd" for code in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F]}
+_CONTROL = {
+    code: "\ufffd"
+    for code in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F, *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
+}
+
+LABEL_LIMIT = 40  # longer names are cut with "…" in figures (Graphviz refuses very long ones)
+
+
+def short(text: object, limit: int = LABEL_LIMIT) -> str:
+    """`text` cut to `limit` characters, the last one "…" when it was longer: how every figure shows a name or op.
+
+    Examples:
+        >>> short("x" * 50, 5)
+        'xxxx…'
+    """
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def fmt(number: float) -> str:

@@ -1,0 +1,176 @@
+"""Figures bounded by what they cost (both sides of every limit) and one escape and truncation path (issue 22)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("graphviz")
+
+from glassgrad import Value  # noqa: E402
+from glassgrad.viz import (  # noqa: E402
+    animate_backward, animate_order, draw_graph, order_violations, show_backward_steps, show_complete_state,
+    show_dependency_order, show_order_walk, show_parent_link,
+)
+from glassgrad.viz import graph  # noqa: E402
+
+
+def sum_of(leaves: int) -> Value:
+    """leaves + (leaves - 1) values, 2 (leaves - 1) links."""
+    total = Value(0.0, "x0")
+    for i in range(1, leaves):
+        total = total + Value(float(i), f"x{i}")
+    return total
+
+
+class Node:
+    """A duck-typed node (viz reads only public fields) that counts how often its links are read."""
+
+    reads = 0
+
+    def __init__(self, parent: Node | None) -> None:
+        self.data, self.grad, self.label, self.op = 1.0, 0.0, "", "f" if parent else ""
+        self._links = (Link(parent),) if parent else ()
+
+    @property
+    def parents(self) -> tuple:
+        Node.reads += 1
+        return self._links
+
+
+class Link:
+    def __init__(self, value: Node) -> None:
+        self.value, self.local_grad = value, 1.0
+
+
+def test_refusing_a_huge_graph_stops_counting_at_the_limit() -> None:
+    node = None
+    for _ in range(100_000):
+        node = Node(node)
+    Node.reads = 0
+    with pytest.raises(ValueError, match=r"draw_graph: the graph of .* has more than 10 values \(max_values=10\)"):
+        draw_graph(node, max_values=10)
+    assert Node.reads <= 12  # not 100,000: the walk stopped at the 11th value
+
+
+@pytest.mark.parametrize("limit", ["max_values", "max_links"])
+def test_draw_graph_draws_at_each_limit_and_refuses_one_past(limit) -> None:
+    root = sum_of(6)  # 11 values, 10 links
+    at = {"max_values": 11, "max_links": 10}[limit]
+    assert 'data-gg-index="10"' in str(draw_graph(root, **{limit: at}))
+    with pytest.raises(ValueError, match=rf"more than {at - 1} .*\({limit}={at - 1}\).*pass a larger {limit}"):
+        draw_graph(root, **{limit: at - 1})
+
+
+def test_draw_graph_bounds_graphvizs_layout_nodes() -> None:
+    root = sum_of(6)
+    cost = graph.layout_cost(graph.walk(root))
+    assert cost > 11 + 5  # values, operations, and the bends of edges that cross ranks
+    assert "gg-root" in str(draw_graph(root, max_layout=cost))
+    with pytest.raises(ValueError, match=rf"more than {cost - 1} layout nodes .*max_layout={cost - 1}"):
+        draw_graph(root, max_layout=cost - 1)
+
+
+def test_a_dense_graph_costs_far_more_layout_than_a_chain_of_the_same_size() -> None:
+    chain = Value(1.0, "a")
+    dense = [Value(1.0, "a"), Value(2.0, "b")]
+    for i in range(60):
+        chain = chain * 1.5
+        dense.append(dense[-1] * dense[i // 2])  # each value also uses one far back: long edges
+    assert graph.layout_cost(graph.walk(dense[-1])) > 5 * graph.layout_cost(graph.walk(chain))
+
+
+def test_graphs_past_the_large_layout_threshold_get_the_quick_settings(monkeypatch) -> None:
+    sources: list[str] = []
+    real = graph.render_svg
+    monkeypatch.setattr(graph, "render_svg", lambda source: sources.append(source) or real(source))
+    root = sum_of(4)
+    cost = graph.layout_cost(graph.walk(root))
+    monkeypatch.setattr(graph, "LARGE_LAYOUT", cost)
+    draw_graph(root)
+    monkeypatch.setattr(graph, "LARGE_LAYOUT", cost - 1)
+    draw_graph(root)
+    assert "splines=line" not in sources[0] and "nslimit" not in sources[0]
+    assert "splines=line" in sources[1] and "nslimit=0.01" in sources[1] and "mclimit=0.1" in sources[1]
+
+
+@pytest.mark.parametrize(
+    ("draw", "values"),
+    [
+        (lambda root, n: show_order_walk(root, max_values=n), 11),
+        (lambda root, n: animate_order(root, max_values=n), 11),
+        (lambda root, n: show_dependency_order(root, graph.walk(root), max_values=n), 11),
+    ],
+)
+def test_the_other_figures_draw_at_their_limit_and_refuse_one_past(draw, values) -> None:
+    root = sum_of(6)
+    assert "x5" in str(draw(root, values))
+    with pytest.raises(ValueError, match=rf"more than {values - 1} values"):
+        draw(root, values - 1)
+
+
+def test_default_limits_of_the_players_and_cards() -> None:
+    big = sum_of(501)  # 1,001 values: one past draw_graph's limit
+    for draw in (draw_graph, animate_backward, show_complete_state, show_order_walk):
+        with pytest.raises(ValueError, match="more than"):
+            draw(big)
+    with pytest.raises(ValueError, match=r"animate_order: .*more than 100 values"):
+        animate_order(sum_of(51))  # 101 values
+    assert "gg-player" in str(animate_order(sum_of(50)))  # 99 values
+    with pytest.raises(ValueError, match=r"show_order_walk: .*more than 300 values"):
+        show_order_walk(sum_of(151))  # 301 values
+    from glassgrad import backward
+
+    assert 'data-gg-steps="998"' in str(show_backward_steps(backward(sum_of(500))))  # 999 values
+    with pytest.raises(ValueError, match=r"show_backward_steps: .*more than 1,000 values"):
+        show_backward_steps(backward(big))
+
+
+def test_show_parent_link_bounds_its_links_and_names_a_missing_one() -> None:
+    w = Value(1.0, "w")
+    from glassgrad import ParentLink
+
+    wide = Value(3.0, "v", [ParentLink(w, 1.0)] * 3, "Σ")
+    assert 'id="' in str(show_parent_link(wide, 2, max_links=3))
+    with pytest.raises(ValueError, match=r"more than 2 parent links \(max_links=2\)"):
+        show_parent_link(wide, max_links=2)
+    for k in (3, -1, 1.0):
+        with pytest.raises(IndexError, match=rf"'v' has links 0 to 2, no link k={k!r}"):
+            show_parent_link(wide, k)
+
+
+def test_draw_graph_of_none_names_it() -> None:
+    for draw in (draw_graph, show_order_walk, show_complete_state, show_parent_link):
+        with pytest.raises(TypeError, match=r"expected a Value .* got NoneType None"):
+            draw(None)
+
+
+# --- 3. one escape and truncation path ----------------------------------------------------------------------
+
+
+HOSTILE = ["w" * 1_000_000, "\ufffe\uffff", "a\ud800b", "\udfff"]
+
+
+@pytest.mark.parametrize("label", HOSTILE)
+def test_hostile_labels_and_a_long_op_draw_in_every_figure(label) -> None:
+    w, x = Value(2.0, label), Value(3.0, "x")
+    m = w * x
+    m.op = "o" * 200_000
+    m.label = "m"
+    for figure in (show_parent_link(m), draw_graph(m), show_order_walk(m), animate_order(m), show_complete_state(m)):
+        html = str(figure)
+        html.encode("utf-8")  # no lone surrogate left
+        assert "\ufffe" not in html and "\uffff" not in html
+        if len(label) > 40:
+            assert "w" * 39 + "…" in html
+        else:
+            assert label.translate({c: "\ufffd" for c in (0xFFFE, 0xFFFF, 0xD800, 0xDFFF)}) in html
+    assert "o" * 11 + "…" in str(draw_graph(m))  # the op circle
+
+
+def test_order_violations_lists_each_wrong_pair_once() -> None:
+    w = Value(2.0, "w")
+    s = w * w
+    L = s + w
+    assert order_violations(L, [L, s, w]) == []
+    assert order_violations(L, [w, L, s]) == [(w, s), (w, L)]
+    assert order_violations(L, [L, w, s]) == [(w, s)]

@@ -1,0 +1,267 @@
+"""The playground against what a curious reader or a crafted link can throw at it (real Chromium, real Pyodide).
+
+One page (one Python per test process) serves most tests of this module: forged results run nothing, long
+chains end with the size message and leave Python alive, printed output is shown and capped, a program
+cannot change the next one, and the small edges. A second page with a short time limit checks that the
+limit cannot be switched off from inside, and that a stopped worker never writes into the page again.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+MARKER = "window.__ggPwned"
+"""A global any injected script in these tests would set (it must stay undefined)."""
+
+
+class Reader:
+    """One playground page, the requests it made, the dialogs it opened and the errors it logged."""
+
+    def __init__(self, context: Any, url: str, site_url: str) -> None:
+        self.requests: list[str] = []
+        self.outside: list[str] = []
+        self.dialogs: list[str] = []
+        self.page = context.new_page()
+
+        def guard(route: Any) -> None:
+            if route.request.url.startswith((site_url, "data:", "blob:")):
+                self.requests.append(route.request.url)
+                route.continue_()
+            else:
+                self.outside.append(route.request.url)
+                route.abort()
+
+        self.page.route("**/*", guard)
+        self.page.on("dialog", lambda dialog: (self.dialogs.append(dialog.message), dialog.dismiss()))
+        self.page.goto(url)
+
+    def status(self) -> str:
+        return self.page.inner_text("[data-gg-status]")
+
+    def run(self, code: str) -> str:
+        """Put `code` in the editor, press Run, wait until Run is enabled again; return the output's text."""
+        self.page.fill("textarea", code)
+        self.page.click("[data-gg-do=run]")
+        self.page.wait_for_function("!document.querySelector('[data-gg-do=run]').disabled", timeout=90_000)
+        return self.page.inner_text("[data-gg-output]")
+
+    def printed(self) -> str:
+        return self.page.inner_text("[data-gg-console]").rstrip("\n")
+
+    def pyodide_loads(self) -> int:
+        return sum(url.endswith("/pyodide.asm.wasm") for url in self.requests)
+
+
+@pytest.fixture(scope="module")
+def context(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def reader(context: Any, site_url: str) -> Reader:
+    return Reader(context, f"{site_url}playground/", site_url)
+
+
+LINEAR_ANSWER = "L = 9; w.grad = -18, x.grad = -12, b.grad = -6, y.grad = 6"
+
+EVIL = (
+    '<img src=x onerror="window.__ggPwned=1;alert(1)">'
+    '<svg onload="window.__ggPwned=2"><g class="gg-value" id="gg-evil" onmouseover="window.__ggPwned=3"></g></svg>'
+    '<a href="javascript:window.__ggPwned=4">link</a><iframe srcdoc="<script>parent.__ggPwned=5</script>"></iframe>'
+    '<div class="gg-player"><script class="gg-frames" type="application/json">'
+    '{"frames": [{"marks": {}, "texts": {"gg-evil": "<img src=y onerror=\\"window.__ggPwned=6\\">"}, '
+    '"label": "x", "text": "y", "focus": ""}]}</script></div>'
+    "<p>evil text kept</p>"
+)
+
+
+def test_forged_results_run_nothing(reader: Reader) -> None:
+    """Markup with onerror/onload/javascript: reaches the page neither forged nor through the real result."""
+    program = f"""\
+import js, sys
+from pyodide.ffi import to_js
+from glassgrad.scratch import Value
+EVIL = {EVIL!r}
+forged = {{"summary": EVIL, "figure": EVIL, "order": EVIL, "cards": EVIL}}
+for kind in ("result", "running", "failed"):  # on the worker itself: the page never reads these
+    js.postMessage(to_js({{"type": kind, "id": "", "result": forged, "text": EVIL}}, dict_converter=js.Object.fromEntries))
+# The real answer, through the worker's own channel, carrying the same markup.
+runner = sys.modules["playground_runner"]
+runner.draw_graph = lambda *args, **kwargs: EVIL
+runner.show_complete_state = lambda *args, **kwargs: EVIL
+L = Value(1.0, "L")
+"""
+    text = reader.run(program)
+    page = reader.page
+    page.hover(".gg-pg-output")  # any onmouseover would fire
+    assert "evil text kept" in text
+    assert page.evaluate(MARKER) is None
+    assert reader.dialogs == []
+    handlers = page.evaluate(
+        """() => [...document.querySelectorAll('.gg-pg-output *')].flatMap(el => [...el.attributes]
+             .filter(a => a.name.startsWith('on') || /javascript:/i.test(a.value)).map(a => el.tagName + ' ' + a.name))"""
+    )
+    assert handlers == []
+    assert page.locator(".gg-pg-output img, .gg-pg-output iframe, .gg-pg-output a").count() == 0
+    assert page.locator(".gg-pg-output svg").count() >= 1  # the SVG itself is kept, without its handler
+    assert any(url.endswith("/dompurify/purify.es.mjs") for url in reader.requests)  # the site's own copy
+    assert reader.outside == []
+
+
+def chain(size: int, engine: str = "glassgrad.scratch") -> str:
+    return f"from {engine} import Value, multiply\nL = Value(1.0, 'x')\nfor _ in range({size}):\n    L = multiply(L, Value(1.0001))\n"
+
+
+def test_chains_of_any_length_get_the_size_message(reader: Reader) -> None:
+    for size in (1_000, 5_000, 100_000):
+        assert reader.run(chain(size)) == f"The graph of L has {2 * size + 1} values; the playground draws at most 40."
+        if size == 1_000:
+            loads = reader.pyodide_loads()  # Python is loaded by now
+    page = reader.page
+    page.select_option("select", "linear")
+    assert reader.run(page.input_value("textarea")).startswith(LINEAR_ANSWER)
+    # glassgrad's backward walks 100,000 values; the teaching engine's recursive walk says why it cannot.
+    fast = "from glassgrad import Value\nL = Value(1.0)\nfor _ in range(100_000):\n    L = L * Value(1.0001)\nL.backward()\nprint(L.grad, L.data > 1)\n"
+    assert "draws at most 40" in reader.run(fast)
+    assert reader.printed() == "1.0 True"
+    deep = reader.run(chain(5_000) + "from glassgrad.scratch import backward\nsteps = backward(L)\n")
+    assert deep.startswith("Recursion too deep on line 6:")
+    assert "recursive walk" in deep and "cycle" not in deep
+    # A chain of the reader's own objects too.
+    own = "class Node:\n    def __init__(self, before):\n        self.before = before\nnode = None\nfor _ in range(100_000):\n    node = Node(node)\nprint('built')\n"
+    assert "defines no L" in reader.run(own)
+    assert reader.printed() == "built"
+    assert reader.pyodide_loads() == loads  # the same Python answered every time
+
+
+def test_printed_output_in_order_and_capped(reader: Reader) -> None:
+    reader.run("import sys\nprint('first')\nprint('to stderr', file=sys.stderr)\nprint('last', end='')\nL = 1\n")
+    assert reader.printed() == "first\nto stderr\nlast"
+    assert reader.page.locator("[data-gg-console] .gg-pg-stderr").inner_text().strip() == "to stderr"
+    reader.run("for i in range(2_500):\n    print('line', i)\n")
+    lines = reader.printed().splitlines()
+    assert lines[0].startswith("… 500 earlier lines not shown")
+    assert lines[1] == "line 500" and lines[-1] == "line 2499" and len(lines) == 2_001
+
+
+def test_a_program_cannot_change_the_next_one(reader: Reader) -> None:
+    page = reader.page
+    page.select_option("select", "linear")
+    linear = page.input_value("textarea")
+    poisoned = "import builtins\nimport glassgrad.scratch as scratch\nscratch.multiply = lambda u, v, label='': scratch.Value(0.0, label)\nbuiltins.print = None\n" + linear
+    assert not reader.run(poisoned).startswith(LINEAR_ANSWER)
+    page.click("[data-gg-do=reset]")
+    assert page.input_value("textarea") == linear
+    assert reader.run(linear + "print('print works')\n").startswith(LINEAR_ANSWER)
+    assert reader.printed() == "print works"
+    # The player's frames came through the sanitizer and still drive it.
+    player = page.locator(".gg-pg-output .gg-player").first
+    player.locator("[data-gg-action=forward]").click()
+    assert player.get_attribute("data-gg-step") == "1"
+    assert player.locator(".gg-player-status").inner_text().startswith("Seed")
+
+
+@pytest.mark.parametrize(
+    ("program", "message"),
+    [
+        ("x = input('How many? ')\n", "input() on line 1 has nothing to read"),
+        ("import sys\nsys.exit(3)\n", "The program called exit() on line 2"),
+        ("x = [0.0] * 10**9\n", "Out of memory on line 1: the program asked for more memory than this page can give it."),
+        ("def f(n):\n    return f(n + 1)\nf(0)\n", "Recursion too deep on line 2: more than"),
+    ],
+)
+def test_small_edges_get_a_message(reader: Reader, program: str, message: str) -> None:
+    text = reader.run(program)
+    assert text.startswith(message)
+    assert "playground_runner" not in text and "Traceback" not in text and "cycle" not in text
+
+
+def test_keyboard_focus_stays_on_a_control(reader: Reader) -> None:
+    page = reader.page
+    page.focus("[data-gg-do=run]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("!document.querySelector('[data-gg-do=run]').disabled", timeout=90_000)
+    assert page.evaluate("document.activeElement.dataset.ggDo") == "run"
+
+
+def test_links(reader: Reader, site_url: str) -> None:
+    page = reader.page
+    # A long program: the link is made, with a warning that it may be cut short.
+    page.fill("textarea", "# " + "x" * 9_000 + "\n")
+    page.click("[data-gg-do=link]")
+    assert "characters long" in reader.status()
+    # Editing #code= in the same tab loads it; a damaged one says so and keeps the editor as it was.
+    program = "print('from the hash')\n"
+    page.evaluate("code => { location.hash = 'code=' + code }", base64.urlsafe_b64encode(program.encode()).decode().rstrip("="))
+    page.wait_for_function("document.querySelector('textarea').value.startsWith('print')")
+    assert page.input_value("textarea") == program
+    page.evaluate("location.hash = 'code=%%%'")
+    page.wait_for_function("document.querySelector('[data-gg-status]').textContent.includes('could not be read')")
+    assert page.input_value("textarea") == program
+
+
+def test_query_parameters_are_checked(context: Any, site_url: str) -> None:
+    page = context.new_page()
+    try:
+        page.goto(f"{site_url}playground/?preset=linear")
+        linear = page.input_value("textarea")
+        for name in ("__proto__", "toString", "constructor"):
+            page.goto(f"{site_url}playground/?preset={name}")
+            assert page.input_value("textarea") == linear
+        page.goto(f"{site_url}playground/?limit=abc")
+        assert "?limit= must be a number of seconds" in page.inner_text("[data-gg-status]")
+    finally:
+        page.close()
+
+
+def test_the_time_limit_cannot_be_switched_off_from_inside(context: Any, site_url: str) -> None:
+    reader = Reader(context, f"{site_url}playground/?limit=1.5", site_url)
+    try:
+        page = reader.page
+        program = """\
+import js
+from pyodide.ffi import to_js
+done = to_js({"type": "result", "id": "", "result": {"error": "forged: finished"}}, dict_converter=js.Object.fromEntries)
+js.postMessage(done)
+i = 0
+while True:
+    i += 1
+    if i % 100_000 == 0:
+        print("still running", i)
+        js.postMessage(done)
+"""
+        page.fill("textarea", program)
+        page.click("[data-gg-do=run]")
+        page.wait_for_function("document.querySelector('[data-gg-status]').textContent.includes('more than 1.5 s')", timeout=90_000)
+        assert "forged" not in page.inner_text("[data-gg-output]")
+        page.wait_for_timeout(100)  # the lines that came before the stop are drawn on the next frame
+        printed = reader.printed()
+        assert printed.startswith("still running")
+        page.wait_for_timeout(500)  # the stopped worker had been printing: nothing more may arrive
+        assert reader.printed() == printed
+        assert "more than 1.5 s" in reader.status()
+        assert reader.dialogs == [] and reader.outside == []
+    finally:
+        reader.page.close()
+
+
+def test_without_javascript_no_one_is_told_to_press_run(browser: Any, site_url: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}playground/")
+        visible = page.inner_text("article")
+        assert "needs JavaScript" in visible
+        assert not re.search(r"\b(Run|Stop|Ctrl\+Enter)\b", visible)
+    finally:
+        context.close()
