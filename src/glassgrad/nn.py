@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Callable, Iterable, Sequence, TextIO, Union
+from typing import Callable, Iterable, Sequence, TextIO
 
 from glassgrad.autograd import backward
 from glassgrad.ops import relu
 from glassgrad.value import ParentLink, Value, as_float
 
-RandomSource = Union[random.Random, int]
+RandomSource = random.Random | int
 """Where initial weights come from: a `random.Random` (drawn from in order) or an int seed."""
 
 ProgressCallback = Callable[[int, int, float], None]
