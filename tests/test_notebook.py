@@ -219,8 +219,8 @@ def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbforma
             expected.append(code.strip("\n"))
     cells = [cell.source for cell in code_cells(generated)]
     assert cells[0] == notebook_hook().SETUP  # the stylesheet, for the figures' colours outside the site
-    # html="1" blocks print HTML fragments; in the notebook, `display` shows them.
-    assert [cell.replace("display(", "print(") for cell in cells[1:]] == expected
+    # html="1" blocks print HTML fragments; in the notebook, `display` shows them (a page may call display too).
+    assert [cell.replace("display(", "print(") for cell in cells[1:]] == [code.replace("display(", "print(") for code in expected]
     assert len(expected) >= 10
 
 

@@ -5,7 +5,7 @@ blocks, ``--8<--`` includes expanded), so the notebook has no code of its own. m
 caches the page by the notebook's bytes, which carry a digest of the glassgrad sources. Links to other pages
 point at the published site (the package's Documentation address), so they work in a downloaded copy;
 on the page they are made relative again. The hook also adds the download link, hands the TeX to
-``docs/hooks/mathml.py`` and drops nbconvert's CDN loaders.
+``glassgrad.viz.mathml`` and drops nbconvert's CDN loaders.
 """
 
 from __future__ import annotations
