@@ -90,7 +90,10 @@ def players(page: Any, kind: str) -> list[Any]:
 
 def match_graph(player: Any) -> Value | None:
     """The example graph whose names the player's figure shows, or None for another graph."""
-    shown = player.eval_on_selector_all(".gg-svg .gg-value", "els => els.map(e => e.dataset.ggLabel)")
+    shown = player.evaluate(  # a player on a figure outside it (data-gg-graph) reads that figure
+        "p => [...(p.dataset.ggGraph ? p.parentElement.closest('.gg') : p).querySelectorAll('.gg-svg .gg-value')]"
+        ".map(e => e.dataset.ggLabel)"
+    )
     for make in GRAPHS.values():
         root = make()
         if sorted(node.label for node in dependency_safe_order(root)) == sorted(shown):
@@ -118,18 +121,19 @@ def check_against_frames(states: list[dict[str, Any]], data: dict[str, Any]) -> 
 
 # The state of a player as the reader sees it, read in one round trip per step.
 READ_STATE = """player => {
-  const labelsWith = name => [...player.querySelectorAll('.gg-svg .gg-value.' + name)].map(e => e.dataset.ggLabel);
-  const active = [...player.querySelectorAll('.gg-svg .gg-link.gg-active')].map(
+  const home = player.dataset.ggGraph ? player.parentElement.closest('.gg') : player;  // a player on a figure outside it
+  const labelsWith = name => [...home.querySelectorAll('.gg-svg .gg-value.' + name)].map(e => e.dataset.ggLabel);
+  const active = [...home.querySelectorAll('.gg-svg .gg-link.gg-active')].map(
     e => [Number(e.dataset.ggOutput), Number(e.dataset.ggParent), Number(e.dataset.ggLink)]);
   const grads = {};
-  player.querySelectorAll('.gg-svg .gg-value').forEach(e => {
+  home.querySelectorAll('.gg-svg .gg-value').forEach(e => {
     const text = e.querySelector('text.gg-t-grad');  // absent where the graph is drawn without grads
     grads[e.dataset.ggLabel] = text ? text.textContent : null; });
   const chips = sel => [...player.querySelectorAll(sel + ' .gg-chip')].filter(
     c => !c.classList.contains('gg-pending')).map(c => c.textContent);
   const card = player.querySelector('.gg-player-card');
   const classes = {}, texts = {};
-  player.querySelectorAll('[id]').forEach(e => { classes[e.id] = [...e.classList]; texts[e.id] = e.textContent; });
+  home.querySelectorAll('[id]').forEach(e => { classes[e.id] = [...e.classList]; texts[e.id] = e.textContent; });
   return {
     classes, texts,
     step: Number(player.dataset.ggStep),
@@ -238,6 +242,7 @@ def step_through(player: Any, count: int) -> list[dict[str, Any]]:
         f"""player => {{
           const read = {READ_STATE};
           const forward = player.querySelector('[data-gg-action="forward"]');
+          player.querySelector('[data-gg-action="reset"]').click();  // a player on a page's figure opens on it as drawn
           const states = [read(player)];
           const atEnd = () => forward.getAttribute('aria-disabled') === 'true';
           for (let guard = 0; !atEnd() && guard < 1000; guard++) {{ forward.click(); states.push(read(player)); }}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from helpers import REPO
 from glassgrad.exercises import EXERCISES, check, check_program
 
 SNIPPETS = REPO / "docs" / "snippets" / "exercises"
@@ -80,11 +80,11 @@ def test_a_wrong_local_derivative_is_named_with_pytorchs_value(name: str, change
     assert f"holds {verdict.given:.6g}" in verdict.message
     # The figure marks that edge, and only it, in the "bad" colour with a ✗.
     figure = str(verdict.figure("ggtest"))
-    marked = re.findall(r'<g id="ggtest-edge-(\d+)-(\d+)" class="edge gg-link gg-marked"', figure)
+    marked = re.findall(r'<g id="ggtest-edge-(\d+)-(\d+)" class="edge gg-link gg-wrong"', figure)
     output, k = verdict.marked[0]
     assert marked == [(str(len(verdict.graph.parents)), str(k))]  # the output comes after its operands
     assert f"✗ {edge} = " in figure
-    assert figure.count('data-gg-marked="wrong"') == 1
+    assert figure.count('data-gg-wrong="true"') == 1
 
 
 def test_the_buggy_sigmoid_points_at_the_sigma_edge() -> None:
@@ -222,5 +222,5 @@ def test_the_browser_checks_with_the_playgrounds_messages_and_a_marked_figure() 
     assert "Unknown name 'Valeu' on line 4" in result["message"]
     result = runner.check("sigmoid", source("sigmoid", "_start"), "ggrun2")
     assert result["message"].startswith("The edge ∂s/∂z is wrong")
-    assert 'id="ggrun2-edge-1-0" class="edge gg-link gg-marked"' in result["figure"]
+    assert 'id="ggrun2-edge-1-0" class="edge gg-link gg-wrong"' in result["figure"]
     assert runner.check("sigmoid", source("sigmoid"), "ggrun3") == {"passed": True, "message": check_program("sigmoid", source("sigmoid")).message, "figure": ""}

@@ -48,7 +48,7 @@ def check(page: Any, name: str, code: str | None = None) -> str:
 
 def marked_edge(page: Any, name: str) -> Any:
     """The edge drawn as wrong in exercise `name`'s graph."""
-    edge = page.locator(f'[data-gg-exercise="{name}"] .gg-ex-output svg g[data-gg-marked="wrong"]')
+    edge = page.locator(f'[data-gg-exercise="{name}"] .gg-ex-output svg g[data-gg-wrong="true"]')
     edge.wait_for(timeout=10_000)
     return edge
 
@@ -83,7 +83,7 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
             if edge_label:
                 edge = marked_edge(page, name)
                 assert edge.locator("text").first.text_content().startswith(edge_label)
-                assert page.locator(f'[data-gg-exercise="{name}"] svg g[data-gg-marked]').count() == 1
+                assert page.locator(f'[data-gg-exercise="{name}"] svg g[data-gg-wrong]').count() == 1
             assert check(page, name, source(name)).startswith("✓ Passed"), name
             assert page.locator(f'[data-gg-exercise="{name}"] svg').count() == 0  # a pass draws nothing
         assert page.inner_text("[data-gg-ex-progress]").startswith(f"Solved {len(BROKEN)} of {len(BROKEN)}")

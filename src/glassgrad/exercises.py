@@ -85,7 +85,7 @@ class Verdict:
         if self.graph is None:
             return HtmlFragment("")
         try:
-            return draw_graph(self.graph, show_grad=self.show_grad, id_prefix=id_prefix, marked=self.marked)
+            return draw_graph(self.graph, show_grad=self.show_grad, id_prefix=id_prefix, wrong_edges=self.marked)
         except (ValueError, TypeError, AttributeError):  # a graph the reader built too big or malformed to draw
             return HtmlFragment("")
 

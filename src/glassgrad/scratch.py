@@ -18,8 +18,9 @@ Examples:
 
 # The `--8<--` comments mark the parts that chapters 2 and 3 list and run.
 
-# --8<-- [start:data]
 import math
+
+# --8<-- [start:data]
 from typing import NamedTuple
 
 
@@ -28,10 +29,11 @@ class ParentLink:
 
     def __init__(self, value, local_grad):
         self.value = value  # the operand (the parent Value)
-        self.local_grad = float(local_grad)  # d(output)/d(operand), at forward time
+        self.local_grad = float(local_grad)  # d(output)/d(operand)
 
     def __repr__(self):
-        return f"ParentLink({self.value.label!r}, local_grad={self.local_grad:g})"
+        name, local = self.value.label, self.local_grad
+        return f"ParentLink({name!r}, local_grad={local:g})"
 
 
 class Value:
@@ -45,7 +47,8 @@ class Value:
         self.op = op  # display only: a symbol such as "×"
 
     def __repr__(self):
-        return f"Value({self.label!r}, data={self.data:g}, grad={self.grad:g})"
+        label, data, grad = self.label, self.data, self.grad
+        return f"Value({label!r}, data={data:g}, grad={grad:g})"
 # --8<-- [end:data]
 
 
@@ -150,7 +153,7 @@ class BackwardStep(NamedTuple):
 
 
 def backward(root):
-    """Fill in .grad of every Value `root` depends on; return one step per link."""
+    """Fill in .grad of every Value `root` depends on; one step per link."""
     safe_order = dependency_safe_order(root)
 
     for node in safe_order:  # clear old gradients,
@@ -158,7 +161,7 @@ def backward(root):
     root.grad = 1.0  # then seed: dL/dL = 1
 
     steps = []
-    for output in reversed(safe_order):  # output.grad is complete by now
+    for output in reversed(safe_order):  # output.grad is complete now
         for link in output.parents:
             parent = link.value
             upstream = output.grad

@@ -14,5 +14,6 @@ for link in sm.parents:
     print(f"  parent {name}: local ∂m/∂{name} = {link.local_grad:g}")
 
 safe_order = dependency_safe_order(sL)
-print("\nDependency-first order:", " → ".join(node.label for node in safe_order))
-print("Backward will process: ", " → ".join(node.label for node in reversed(safe_order)))
+forward_names = [node.label for node in safe_order]
+print("\nDependency-first order:", " → ".join(forward_names))
+print("Backward will process: ", " → ".join(reversed(forward_names)))

@@ -1,7 +1,8 @@
-from glassgrad.torch_reference import linear_loss as pytorch_linear_loss
-
-torch_reference = pytorch_linear_loss()   # chapter 1's table: {name: (value, grad)}, float64
-
+# Chapter 1's table: what PyTorch computed for each node, (value, gradient)
+torch_reference = {
+    "w": (2, -18), "x": (3, -12), "m": (6, -6), "b": (1, -6),
+    "a": (7, -6), "y": (10, 6), "e": (-3, -6), "L": (9, 1),
+}
 scratch_nodes = {"w": sw, "x": sx, "m": sm, "b": sb,
                  "a": sa, "y": sy, "e": se, "L": sL}
 

@@ -19,10 +19,14 @@ assert edges(atomic_steps) == [
 ]
 
 # 3. The fused local derivative is the product of the four atomic ones.
-fused_local = next(step.local for step in fused_steps if step.output.label == "s")
-atomic_locals = [step.local for step in atomic_steps if step.output.label in {"s", "d", "q", "n"}]
+fused_local = next(step.local for step in fused_steps
+                   if step.output.label == "s")
+atomic_locals = [step.local for step in atomic_steps
+                 if step.output.label in {"s", "d", "q", "n"}]
 assert math.isclose(math.prod(atomic_locals), fused_local)
 
 print("✓ fused and atomic agree on", len(shared), "shared nodes")
-print("  sigmoid local:", len(atomic_locals), "atomic factors =", fused_local, "= 1 fused factor")
-print("  final gradients:", ", ".join(f"{name} = {fused[name].grad:g}" for name in ("w", "x", "b", "y")))
+print("  sigmoid local:", len(atomic_locals), "atomic factors =",
+      fused_local, "= 1 fused factor")
+final = [f"{name} = {fused[name].grad:g}" for name in ("w", "x", "b", "y")]
+print("  final gradients:", ", ".join(final))

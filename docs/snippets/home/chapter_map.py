@@ -26,12 +26,18 @@ def nav_pages(entries, section=""):
             for title, target in entry.items():
                 if isinstance(target, list):
                     yield from nav_pages(target, title)
-                elif isinstance(target, str) and target.endswith(".md"):
+                elif isinstance(target, str) and target.endswith((".md", ".ipynb")):
                     yield section, title, target
+
+
+# The notebook is generated from the chapters at build time (docs/hooks/notebook.py): no page to read it from.
+NOTEBOOK_SUMMARY = "The three chapters as one Jupyter notebook, to download, run and change."
 
 
 def page_summary(path: str) -> tuple[str, str]:
     """(title, summary) of a page: its `# ` heading and its front matter's `description:`."""
+    if path.endswith(".ipynb"):
+        return Path(path).stem, NOTEBOOK_SUMMARY
     markdown = (docs_folder / path).read_text(encoding="utf-8")
     front_matter = re.match(r"---\n(.*?)\n---\n", markdown, re.DOTALL)
     # Parsed as MkDocs parses it, so a description that is not valid YAML fails here, not silently in <meta>.
@@ -44,7 +50,7 @@ def page_summary(path: str) -> tuple[str, str]:
 
 def page_url(path: str) -> str:
     """The page's URL relative to Home (MkDocs does not rewrite .md links inside executed output)."""
-    stem = path[: -len(".md")]
+    stem = path.rsplit(".", 1)[0]
     return "./" if stem == "index" else (stem[: -len("index")] if stem.endswith("/index") else stem + "/")
 
 

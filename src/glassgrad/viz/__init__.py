@@ -9,13 +9,18 @@ Outside the site, add `stylesheet()` once for the colours.
 Graph figures carry stable element ids (``{prefix}-node-{i}``, ``{prefix}-edge-{i}-{k}``, ...: ``i`` is the
 position in ``dependency_safe_order(root)``, ``k`` the link), documented in `glassgrad.viz.graph`. `GraphIds`
 computes them without drawing, a `GraphFigure` carries its own, and trace cards drawn with ``graph=`` name them.
+
+To fit a phone, draw a graph top to bottom (``draw_graph(root, rankdir="TB")``); `glassgrad.viz.layout` places
+figures: two graphs side by side at one scale, one rendering per screen width, a tall graph beside its trace.
 """
 
 from glassgrad.viz.animate import PlayerFragment, animate_backward, animate_order, side_by_side
 from glassgrad.viz.cards import show_backward_steps, show_complete_state
 from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
 from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph
-from glassgrad.viz.html import HtmlFragment, escape, fmt, legend, stylesheet, stylesheet_text  # fmt, stylesheet_text: for the site's own code
+from glassgrad.viz.html import HtmlFragment, escape, legend, stylesheet
+from glassgrad.viz.html import fmt as fmt, stylesheet_text as stylesheet_text  # for the site's own code
+from glassgrad.viz.layout import beside, collapsed, side_by_side_graphs, wide_or_narrow
 from glassgrad.viz.plot import decision_boundary, line_plot
 
 __all__ = [
@@ -25,6 +30,8 @@ __all__ = [
     "PlayerFragment",
     "animate_backward",
     "animate_order",
+    "beside",
+    "collapsed",
     "draw_graph",
     "escape",
     "legend",
@@ -37,5 +44,7 @@ __all__ = [
     "show_order_walk",
     "show_parent_link",
     "side_by_side",
+    "side_by_side_graphs",
     "stylesheet",
+    "wide_or_narrow",
 ]

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from glassgrad.viz.cards import show_backward_steps, step_card
 from glassgrad.viz.graph import (
-    HIDDEN, MAX_LINKS, MAX_VALUES, GraphIds, Value, chips, draw_graph, graph_fingerprint, names, walk,
+    HIDDEN, MAX_LINKS, MAX_VALUES, GraphFigure, GraphIds, Value, chips, draw_graph, graph_fingerprint, names, walk,
 )
 from glassgrad.viz.html import _CONTROL, HtmlFragment, escape, fmt, short
 
@@ -159,12 +159,19 @@ def script_text() -> str:
     return text.replace("</", "<\\/")  # cannot end its own <script> element
 
 
-def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str, Any]]) -> PlayerFragment:
-    """The player markup: title, controls and status (hidden until the script runs), `body`, frames."""
+def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str, Any]], rankdir: str = "LR",
+            graph: str | None = None, status: str = "") -> PlayerFragment:
+    """The player markup: title, controls and status (hidden until the script runs), `body`, frames.
+
+    A ``"TB"`` player puts its graph beside the controls where there is room; `graph` is the id of a figure
+    elsewhere on the page that the player plays on (it then has no full-screen button: it holds no graph).
+    """
+    layout = f' data-gg-rankdir="{rankdir}"' if graph is None else f' data-gg-graph="{escape(graph)}"'
+    fullscreen = "" if graph else '<button type="button" data-gg-action="fullscreen" aria-pressed="false">Open full screen</button>'
     speeds = "".join(f'<option value="{s:g}"{" selected" if s == 1 else ""}>{s:g}×</option>' for s in SPEEDS)
     data = {"kind": kind, "frames": frames}
     return PlayerFragment(
-        f'<section class="gg gg-player" id="{prefix}-player" data-gg-player="{kind}" tabindex="0" '
+        f'<section class="gg gg-player" id="{prefix}-player" data-gg-player="{kind}"{layout} tabindex="0" '
         f'aria-label="{escape(title)} (step-through animation; arrow keys step, space plays)">'
         f'<h4 class="gg-player-title">{escape(title)}</h4>'
         '<div class="gg-player-controls gg-js" role="toolbar" aria-label="Animation controls" hidden>'
@@ -173,8 +180,8 @@ def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str
         '<button type="button" data-gg-action="play" aria-pressed="false">Play</button>'
         '<button type="button" data-gg-action="forward" aria-label="Step forward">Forward ▶</button>'
         f'<label class="gg-player-speed-label">Speed <select class="gg-player-speed">{speeds}</select></label>'
-        '<button type="button" data-gg-action="fullscreen" aria-pressed="false">Open full screen</button></div>'
-        f'<p class="gg-player-status gg-js" hidden></p>{body}'
+        f'{fullscreen}</div>'
+        f'<p class="gg-player-status gg-js" hidden>{escape(status)}</p>{body}'
         f'<script type="application/json" class="gg-frames">{frames_json(data)}</script></section>',
         data,
     )
@@ -182,12 +189,12 @@ def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str
 
 def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step by step",
                   min_width: int | None = None, id_prefix: str | None = None,
-                  max_values: int = ORDER_MAX_VALUES) -> PlayerFragment:
+                  max_values: int = ORDER_MAX_VALUES, rankdir: str = "LR") -> PlayerFragment:
     """A player replaying the ordering walk (`walk`) on the graph of `root`.
 
     Each step shows the node visited (and the open visits), skipped (already in the list) or
     appended; the dependency-first list grows under the graph and is finally reversed into the
-    backward schedule. `title` heads the player; `min_width` and `id_prefix` (default: derived
+    backward schedule. `title` heads the player; `min_width`, `rankdir` and `id_prefix` (default: derived
     from the graph) are `draw_graph`'s.
 
     Raises:
@@ -195,8 +202,9 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
             value) or beyond `draw_graph`'s limits.
     """
     order = walk(root, max_values=max_values, max_links=MAX_LINKS, caller="animate_order")
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, False, f"order|{min_width}", "ggo")
-    figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix)
+    head = f"order|{min_width}" + (f"|{rankdir}" if rankdir != "LR" else "")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, False, head, "ggo")
+    figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix, rankdir=rankdir)
     ids = figure.ids
     shown = [short(name) for name in names(root, order).values()]
     lists = (
@@ -208,12 +216,12 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
         '<div class="gg-order-row gg-schedule-list"><span class="gg-order-name">Backward schedule:</span>'
         f'{chips(shown[::-1], f"{prefix}-schedule")}</div></div>'
     )
-    return _player("order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', order_frames(root, ids))
+    return _player("order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', order_frames(root, ids), rankdir)
 
 
 def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: str = "Backward pass, step by step",
                      highlight_outputs: Sequence[str] = (), trace: bool = True, min_width: int | None = None,
-                     id_prefix: str | None = None) -> PlayerFragment:
+                     id_prefix: str | None = None, rankdir: str = "LR", graph: GraphFigure | None = None) -> PlayerFragment:
     """A player replaying one backward pass on the graph of `root`, edge by edge.
 
     The grads start empty ("—"), are cleared to 0 with the root seeded to 1, then each step highlights
@@ -225,6 +233,10 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
         steps: the step log `backward(root)` returned (either engine's); ``None`` runs `glassgrad.backward` now.
         highlight_outputs: display names whose trace cards are highlighted (see [show_backward_steps][glassgrad.viz.show_backward_steps]).
         trace: include the complete trace under the graph (``False`` when the page shows it elsewhere).
+        rankdir: `draw_graph`'s layout, ``"LR"`` or ``"TB"``.
+        graph: a `draw_graph` figure of `root` already on the page (after backward): the player draws no
+            graph of its own but plays on that one, leaving it as drawn until the first step, and
+            lights the current card of the trace drawn with ``show_backward_steps(steps, graph=graph)``.
 
     Raises:
         ValueError: if `steps` were not logged from the graph of `root`.
@@ -236,14 +248,20 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
     steps = list(steps)
     if steps and steps[0].output is not root:
         raise ValueError("the steps were not logged by backward(root): their first output is not root")
+    if graph is not None:  # play on a figure the page already shows, and on its trace cards
+        frames = backward_frames(root, steps, graph.ids, trace=True)
+        body = f'<div class="gg-player-card gg-js" id="{graph.prefix}-card" hidden></div>'
+        status = "After backward, as drawn: step forward to replay it from the start, one link at a time."
+        return _player("backward", graph.prefix, title, body, frames, graph=graph.prefix, status=status)
     order = walk(root, max_values=MAX_VALUES, max_links=MAX_LINKS, caller="animate_backward")
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, True, f"backward|{min_width}", "ggb")
-    figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix)
+    head = f"backward|{min_width}" + (f"|{rankdir}" if rankdir != "LR" else "")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, True, head, "ggb")
+    figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix, rankdir=rankdir)
     frames = backward_frames(root, steps, figure.ids, trace)
     body = f'<div class="gg-player-graph">{figure}</div><div class="gg-player-card gg-js" id="{prefix}-card" hidden></div>'
     if trace:
         body += f'<div class="gg-player-trace">{show_backward_steps(steps, highlight_outputs=highlight_outputs, graph=figure)}</div>'
-    return _player("backward", prefix, title, body, frames)
+    return _player("backward", prefix, title, body, frames, rankdir)
 
 
 def side_by_side(*players: PlayerFragment) -> PlayerFragment:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-from glassgrad.viz.graph import COLOURS, digraph, figure_html, render_svg, svg_cleanup
+from glassgrad.viz.graph import COLOURS, MIN_SCALE, digraph, figure_html, render_svg, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, escape
 
 ROLES = ("grad", "local", "data", "label", "value")
@@ -84,7 +84,8 @@ def draw_boxes(
         rankdir: Graphviz layout direction (``"LR"`` left to right, ``"TB"`` top to bottom).
         arrowheads_back: draw each arrowhead at its source end: laid out source → target, the arrow
             reads target → source (for pointers against the forward direction, like ``next_functions``).
-        min_width: the narrowest the drawing is scaled to, in CSS pixels. Default: 80 % of its natural width.
+        min_width: the narrowest the drawing is scaled to, in CSS pixels. Default: half its natural width
+            (its text stays 8 px tall).
 
     Raises:
         ValueError: for a malformed id or prefix, an arrow naming an unknown box, or an unknown role.
@@ -116,7 +117,7 @@ def draw_boxes(
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, id_prefix)
-    narrowest = min_width if min_width is not None else round(natural * 0.8)
+    narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
     return HtmlFragment(figure_html(
         svg, natural, title=title, prefix=id_prefix, css="gg gg-graph gg-boxes", narrowest=narrowest,
         caption_text=caption_text,

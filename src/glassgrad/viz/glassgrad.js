@@ -11,10 +11,13 @@
   function player(el, frames) {
     var index = 0, timer = null, marked = [], last = frames.length - 1, buttons = {};
     var status = el.querySelector(".gg-player-status"), speed = el.querySelector(".gg-player-speed");
-    var find = function (id) { return id && el.querySelector("#" + id); };  // ids: letters, digits, _ and -
+    // ids: letters, digits, _ and -. A player with data-gg-graph plays on that figure, elsewhere on the page.
+    var attached = el.hasAttribute("data-gg-graph"), scope = attached ? document : el, asDrawn = attached;
+    var find = function (id) { return id && scope.querySelector("#" + id); };
     var isFullscreen = function () { return document.fullscreenElement === el || el.classList.contains("gg-player--overlay"); };
 
     function go(to) {
+      asDrawn = false;
       index = Math.max(0, Math.min(last, to));
       var frame = frames[index], texts = {};
       marked.forEach(function (element) {
@@ -50,11 +53,12 @@
       var full = isFullscreen();
       // aria-disabled, not disabled: a disabled button would drop the keyboard focus to the page.
       buttons.back.setAttribute("aria-disabled", String(index === 0));
-      buttons.reset.setAttribute("aria-disabled", String(index === 0));
+      buttons.reset.setAttribute("aria-disabled", String(index === 0 && !asDrawn));  // as drawn: Reset shows the start
       buttons.forward.setAttribute("aria-disabled", String(index === last));
       buttons.play.textContent = timer ? "Pause" : "Play";
       buttons.play.setAttribute("aria-pressed", String(!!timer));
       el.classList.toggle("gg-player--fullscreen", full);
+      if (!buttons.fullscreen) return;  // a player on a figure outside it has none
       buttons.fullscreen.textContent = full ? "Close full screen" : "Open full screen";
       buttons.fullscreen.setAttribute("aria-pressed", String(full));
     }
@@ -113,7 +117,10 @@
       event.preventDefault();
     });
     el.ggClose = function () { fullscreen(false); };
-    go(0);
+    if (attached) {  // the page's figure stays as drawn (after backward) until the first step; its status says so
+      el.setAttribute("data-gg-step", "0");
+      sync();
+    } else go(0);
     // Live only after the first frame is shown: loading a page must not read every player aloud.
     status.setAttribute("aria-live", "polite");
   }

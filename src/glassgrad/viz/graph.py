@@ -14,15 +14,16 @@ figure's prefix ``p`` and ``i`` the position of a value in ``walk(root)``:
 | ``p-out-i`` | edge from ``p-op-i`` to ``p-node-i`` |
 
 Each ``<g>`` carries ``data-gg-*`` attributes (``index``, ``label``; on edges ``output``, ``parent``,
-``link`` and ``local``, the exact local grad; a marked edge also has the class ``gg-marked`` and ``data-gg-marked``). Texts have the classes ``gg-t-label``, ``gg-t-data``,
+``link`` and ``local``, the exact local grad; an edge marked wrong (`draw_graph`'s ``wrong_edges``) also has the class ``gg-wrong`` and ``data-gg-wrong``). Texts have the classes ``gg-t-label``, ``gg-t-data``,
 ``gg-t-grad`` and ``gg-t-local``; colours are CSS variables, so the SVG follows the light and dark palettes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
 from glassgrad.viz.html import LABEL_LIMIT, HtmlFragment, caption, escape, fmt, short
@@ -145,13 +146,15 @@ FONT = "Helvetica,Arial,sans-serif"
 # (the colours themselves are the light palette's fallback).
 COLOURS = {
     "grad": "#0f766e", "local": "#1d4ed8", "data": "#64748b", "label": "#111827", "value": "#1f2937",
-    "box": "#f8fafc", "op": "#eef2ff", "edge": "#94a3b8", "bad": "#b91c1c",
+    "box": "#f8fafc", "op": "#eef2ff", "edge": "#94a3b8", "mark": "#a16207", "bad": "#b91c1c",
 }
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
 _ROLE = {colour: role for role, colour in COLOURS.items()}
 
-DEFAULT_MIN_WIDTH = 640  # CSS pixels: a graph fits a desktop column; a phone scrolls sideways
+MIN_SCALE = 0.5  # a drawing shrinks to fit its column down to half its natural size (node text 8 px), then scrolls
 HIDDEN = "—"  # a value box's grad when ``show_grad=False``
+LAYOUTS = {"LR": {}, "TB": {"rankdir": "TB", "ranksep": "0.15"}}  # draw_graph's `rankdir`: Graphviz attributes of each
+TB_SCALE = 0.65  # a top-to-bottom drawing is tall: shown at most at this fraction of its natural size
 
 
 def digraph(**graph_attr: str) -> Any:
@@ -378,9 +381,12 @@ def draw_graph(
     max_values: int = MAX_VALUES,
     max_links: int = MAX_LINKS,
     max_layout: int = MAX_LAYOUT,
-    marked: Sequence[tuple[Value, int]] = (),
+    rankdir: str = "LR",
+    mark: Collection[Value] = (),
+    mark_label: str = "",
+    wrong_edges: Sequence[tuple[Value, int]] = (),
 ) -> GraphFigure:
-    """Draw the graph that produced `root`, left to right, as inline SVG in a sideways-scrolling box.
+    """Draw the graph that produced `root`, left to right (or top to bottom), as inline SVG in a sideways-scrolling box.
 
     Value boxes show name, data and grad (or "—"); each operation is a circle with its symbol; each
     parent → operation edge is labelled with its saved local derivative (``∂m/∂w = 3``). Names longer
@@ -390,15 +396,22 @@ def draw_graph(
         root: the output whose ancestors are drawn (usually the loss).
         show_grad: show each ``.grad``; ``False`` draws "—" (the graph before backward).
         min_width: the narrowest the drawing is scaled to, in CSS pixels (narrower screens scroll
-            sideways). Default: the natural width, at most `DEFAULT_MIN_WIDTH`.
+            sideways). Default: half the natural width (`MIN_SCALE`), where node text is 8 px tall.
         id_prefix: the id prefix. Default: derived from everything drawn, so a graph gives the same
             bytes in every build and different graphs on a page get different ids.
         caption_text: an optional ``<figcaption>``.
         max_values: the most values it draws (default [MAX_VALUES][glassgrad.viz.graph.MAX_VALUES]).
         max_links: the most links (parent → operation edges) it draws.
         max_layout: the most layout nodes (`layout_cost`) it asks Graphviz to place.
-        marked: edges to mark as wrong, as ``(output, k)`` pairs for ``output.parents[k]``: drawn thick in the
-            palette's "bad" colour, their label prefixed with ✗ (so colour is not the only cue).
+        rankdir: ``"LR"``, forward left to right (wide and low: a desktop column), or ``"TB"``, top to
+            bottom (narrow and tall: a phone, or two graphs side by side). A ``"TB"`` drawing is shown
+            at most at `TB_SCALE` of its natural size (node text 10 px) and, unless `min_width` says
+            otherwise, at least at half (8 px).
+        mark: values whose operation is framed in one dashed box (``{prefix}-mark``, class ``gg-mark``),
+            with every marked value that only marked values use: the part where two graphs differ.
+        mark_label: the text of that box.
+        wrong_edges: edges to mark as wrong, as ``(output, k)`` pairs for ``output.parents[k]``: drawn thick in
+            the palette's "bad" colour, their label prefixed with ✗ (so colour is not the only cue).
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
@@ -407,23 +420,47 @@ def draw_graph(
         ValueError: if the graph passes a limit (found without walking the rest of it; the message says
             how to draw it anyway).
         TypeError: if `root` is not a Value.
-        KeyError, IndexError: if a marked edge is not in the graph.
+        KeyError, IndexError: if an edge of `wrong_edges` is not in the graph.
     """
+    if rankdir not in LAYOUTS:
+        raise ValueError(f"draw_graph: rankdir must be one of {', '.join(LAYOUTS)}, got {rankdir!r:.40}")
     order = walk(root, max_values=max_values, max_links=max_links, caller="draw_graph")
     cost = layout_cost(order)
     if cost > max_layout:
         raise too_big("draw_graph", root, "layout nodes (values, operations and edge bends)", max_layout, "max_layout")
+    marked = set(mark)
+    head = f"{show_grad}|{min_width}|{caption_text!r}"
+    if rankdir != "LR" or marked:  # a figure of another layout, or marked, gets ids of its own
+        head += f"|{rankdir}|{sorted(order.index(v) for v in marked if v in order)}|{mark_label!r}"
     position = {node: i for i, node in enumerate(order)}
-    marks = sorted({(position[output], k) for output, k in marked})  # KeyError: an output not in this graph
-    head = f"{show_grad}|{min_width}|{caption_text!r}" + (f"|marked {marks}" if marks else "")
+    marks = sorted({(position[output], k) for output, k in wrong_edges})  # KeyError: an output not in this graph
+    if marks:
+        head += f"|wrong {marks}"
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, head)
     ids = GraphIds(root, prefix, order)
     index = ids._index
-    for output, k in marked:
+    for output, k in wrong_edges:
         ids.edge_id(output, k)  # IndexError: no such link
 
-    dot = digraph(**(QUICK_LAYOUT if cost > LARGE_LAYOUT else {}))
+    dot = digraph(**{**LAYOUTS[rankdir], **(QUICK_LAYOUT if cost > LARGE_LAYOUT else {})})
+    box = dot.subgraph(name="cluster_mark") if marked else contextlib.nullcontext(dot)
     element_attrs: dict[str, dict[str, object]] = {}
+    users: dict[Value, set[Value]] = {node: set() for node in order}
+    for node in order:
+        for link in node.parents:
+            users[link.value].add(node)
+    with box as marked_part:
+        if marked:
+            marked_part.attr(
+                id=f"{prefix}-mark", label=f"<{escape(mark_label)}>", style="dashed,rounded", color=COLOURS["mark"],
+                fontcolor=COLOURS["mark"], fontname=FONT, fontsize="11", labeljust="r", **{"class": "gg-mark"},
+            )
+        for node in order:
+            if node in marked:
+                if node.parents:
+                    marked_part.node(ids.op_id(node))
+                if users[node] and users[node] <= marked:
+                    marked_part.node(ids.node_id(node))
     for i, node in enumerate(order):
         role = "gg-value" + (" gg-leaf" if not node.parents else "") + (" gg-root" if node is root else "")
         node_id = ids.node_id(node)
@@ -443,29 +480,34 @@ def draw_graph(
         for k, link in enumerate(node.parents):
             edge_id = ids.edge_id(node, k)
             is_marked = (i, k) in marks
-            style = {"color": COLOURS["bad"], "penwidth": "2.4", "class": "gg-link gg-marked"} if is_marked else {"class": "gg-link"}
+            style = {"color": COLOURS["bad"], "penwidth": "2.4", "class": "gg-link gg-wrong"} if is_marked else {"class": "gg-link"}
             dot.edge(
                 ids.node_id(link.value), op_id, label=_local_label(node, link.value, link.local_grad, index, is_marked),
                 id=edge_id, **style,
             )
             element_attrs[edge_id] = {
                 "output": i, "parent": index[link.value], "link": k,
-                "local": repr(link.local_grad), "role": "link", **({"marked": "wrong"} if is_marked else {}),
+                "local": repr(link.local_grad), "role": "link", **({"wrong": "true"} if is_marked else {}),
             }
         out_id = ids.out_id(node)
         dot.edge(op_id, node_id, id=out_id, **{"class": "gg-out"})
         element_attrs[out_id] = {"output": i, "role": "out"}
 
-    title = f"Computation graph of {_short(caption(root, index[root]))}: {len(order)} values, forward left to right"
-    for output, k in marked:
+    direction = "left to right" if rankdir == "LR" else "top to bottom"
+    title = f"Computation graph of {_short(caption(root, index[root]))}: {len(order)} values, forward {direction}"
+    for output, k in wrong_edges:
         parent = output.parents[k].value
         title += f"; marked wrong: the edge ∂{_short(caption(output, index[output]))}/∂{_short(caption(parent, index[parent]))}"
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
     svg = re.sub(r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S)
-    narrowest = min_width if min_width is not None else min(round(natural), DEFAULT_MIN_WIDTH)
+    if rankdir == "TB":  # narrow and tall: at most TB_SCALE of its natural size, at least half unless told
+        natural *= TB_SCALE
+        narrowest = min_width if min_width is not None else round(natural * MIN_SCALE / TB_SCALE)
+    else:
+        narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
     grads = "shown" if show_grad else "hidden"
     html = figure_html(
         svg, natural, title=title, prefix=prefix, css="gg gg-graph", narrowest=narrowest,
-        caption_text=caption_text, attrs=f' data-gg-grads="{grads}"',
+        caption_text=caption_text, attrs=f' data-gg-grads="{grads}" data-gg-rankdir="{rankdir}"',
     )
     return GraphFigure(html, ids)

@@ -126,14 +126,12 @@ def _partial(top: str, bottom: str) -> str:
     return _math(f"<mo>∂</mo>{top}<mo>/</mo><mo>∂</mo>{bottom}")
 
 
-def _g(subscript: str, delta: bool = False) -> str:
-    return _math(('<mi mathvariant="normal">Δ</mi>' if delta else "") + f"<msub><mi>g</mi><mi>{subscript}</mi></msub>")
-
-
 LEGEND_ITEMS = (
-    ("upstream", f"upstream {_g('v')}", f"{_partial('<mi>L</mi>', '<mi>v</mi>')}, already accumulated in <code>v.grad</code>"),
+    ("upstream", "upstream", _math("<msub><mi>g</mi><mi>v</mi></msub><mo>=</mo><mo>∂</mo><mi>L</mi><mo>/</mo><mo>∂</mo><mi>v</mi>")
+     + ", already accumulated in <code>v.grad</code>"),
     ("local", "local", f"{_partial('<mi>v</mi>', '<mi>u</mi>')}, saved in the <code>ParentLink</code> during the forward pass"),
-    ("contribution", f"edge contribution {_g('u', delta=True)}", "upstream × local, added to <code>u.grad</code>"),
+    ("contribution", "edge contribution", _math('<mi mathvariant="normal">Δ</mi><msub><mi>g</mi><mi>u</mi></msub><mo>=</mo>')
+     + " upstream × local, added to <code>u.grad</code>"),
     ("grad", "gradient", "<code>.grad</code> after backward: " + _partial("<mi>L</mi>", '<mi mathvariant="normal">node</mi>')),
 )
 """(CSS role, name, meaning) of each colour in `legend`, as markup; symbols are MathML like the prose's formulas."""

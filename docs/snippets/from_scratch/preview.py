@@ -1,0 +1,12 @@
+from glassgrad.scratch import Value, add, backward, multiply, square, subtract
+from glassgrad.viz import (animate_backward, beside, draw_graph,
+                           show_backward_steps)
+
+w, x = Value(2.0, "w"), Value(3.0, "x")
+b, y = Value(1.0, "b"), Value(10.0, "y")
+m = multiply(w, x, "m")
+a = add(m, b, "a")
+e = subtract(a, y, "e")
+L = square(e, "L")
+backward(L)
+print("L =", L.data, "  m.grad =", m.grad, "  w.grad =", w.grad)
