@@ -8,11 +8,10 @@ second, with the expected derivative PyTorch (float64) computes at the inputs it
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-
 from helpers import REPO
+
 from glassgrad.exercises import EXERCISES, check, check_program
 
 SNIPPETS = REPO / "docs" / "snippets" / "exercises"
@@ -33,7 +32,9 @@ def broken(name: str, old: str, new: str) -> str:
 def torch_local(name: str, inputs: dict[str, float], operand: str) -> float:
     """The local derivative of exercise `name`'s operation with respect to `operand`, by PyTorch float64."""
     torch = pytest.importorskip("torch")
-    leaves = {key: torch.tensor(value, dtype=torch.float64, requires_grad=True) for key, value in inputs.items() if key != "k"}
+    leaves = {
+        key: torch.tensor(value, dtype=torch.float64, requires_grad=True) for key, value in inputs.items() if key != "k"
+    }
     formulas = {
         "divide": lambda t: t["u"] / t["v"],
         "tanh": lambda t: torch.tanh(t["u"]),
@@ -69,8 +70,12 @@ WRONG_EDGES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "change", "edge", "phrase"), WRONG_EDGES, ids=[f"{w[0]}-{w[1][1]}" for w in WRONG_EDGES])
-def test_a_wrong_local_derivative_is_named_with_pytorchs_value(name: str, change: tuple[str, str], edge: str, phrase: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "change", "edge", "phrase"), WRONG_EDGES, ids=[f"{w[0]}-{w[1][1]}" for w in WRONG_EDGES]
+)
+def test_a_wrong_local_derivative_is_named_with_pytorchs_value(
+    name: str, change: tuple[str, str], edge: str, phrase: str
+) -> None:
     verdict = check_program(name, broken(name, *change))
     assert not verdict.passed
     assert verdict.message.startswith(f"The edge {edge} is wrong at ")
@@ -127,7 +132,7 @@ def test_a_wrong_order_names_the_first_node_placed_before_a_parent(order: str, m
     assert verdict.message.startswith(message)
     if "before its parent" in message:
         node, parent = re.match(r"(\w+) is at position \d+, before its parent (\w+)", message).groups()
-        (output, k), = verdict.marked
+        ((output, k),) = verdict.marked
         assert (output.label, output.parents[k].value.label) == (node, parent)
         assert f"✗ ∂{node}/∂{parent} = " in str(verdict.figure("ggorder"))
 
@@ -136,7 +141,11 @@ def test_a_wrong_order_names_the_first_node_placed_before_a_parent(order: str, m
     ("old", "new", "message"),
     [
         # Overwriting instead of adding: w * w keeps one of its two contributions.
-        ("link.value.grad += contribution", "link.value.grad = contribution", "was lost: add each contribution to .grad (+=)."),
+        (
+            "link.value.grad += contribution",
+            "link.value.grad = contribution",
+            "was lost: add each contribution to .grad (+=).",
+        ),
         # Forward order: every output is visited before its gradient is known.
         ("for output in reversed(safe_order):", "for output in safe_order:", "No contribution reached b."),
         ("link.value.grad += contribution", "link.value.grad -= contribution", "The sign is flipped"),
@@ -153,7 +162,9 @@ def test_a_wrong_backward_names_the_lost_contribution(old: str, new: str, messag
 
 def test_the_lost_contribution_of_w_times_w_is_pytorchs_half() -> None:
     torch = pytest.importorskip("torch")
-    verdict = check_program("backward", broken("backward", "link.value.grad += contribution", "link.value.grad = contribution"))
+    verdict = check_program(
+        "backward", broken("backward", "link.value.grad += contribution", "link.value.grad = contribution")
+    )
     w_value = verdict.graph.parents[0].value.data
     w = torch.tensor(w_value, dtype=torch.float64, requires_grad=True)
     (w * w).backward()
@@ -223,4 +234,8 @@ def test_the_browser_checks_with_the_playgrounds_messages_and_a_marked_figure() 
     result = runner.check("sigmoid", source("sigmoid", "_start"), "ggrun2")
     assert result["message"].startswith("The edge ∂s/∂z is wrong")
     assert 'id="ggrun2-edge-1-0" class="edge gg-link gg-wrong"' in result["figure"]
-    assert runner.check("sigmoid", source("sigmoid"), "ggrun3") == {"passed": True, "message": check_program("sigmoid", source("sigmoid")).message, "figure": ""}
+    assert runner.check("sigmoid", source("sigmoid"), "ggrun3") == {
+        "passed": True,
+        "message": check_program("sigmoid", source("sigmoid")).message,
+        "figure": "",
+    }

@@ -95,7 +95,7 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         assert page.text_content('[data-gg-exercise="divide"] .gg-ex-printed') == "<b>q</b> = 0.25\n"
 
         # A phone's width, in the dark palette: no sideways scrolling, the marked edge in the dark palette's red.
-        page.locator("label[title=\"Switch to the dark palette\"]").click()  # the palette toggle in the header
+        page.locator('label[title="Switch to the dark palette"]').click()  # the palette toggle in the header
         assert page.get_attribute("body", "data-md-color-scheme") == "slate"
         page.set_viewport_size({"width": 375, "height": 800})
         assert "∂s/∂z" in check(page, "sigmoid", source("sigmoid", "_start"))  # the bug the exercise asks to fix
@@ -107,7 +107,10 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         page.locator("#sigmoid ~ .gg-ex-hints").first.locator("summary").first.click()
         page.locator("#sigmoid ~ details.success").first.locator("summary").click()
         axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
-        options = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, "resultTypes": ["violations"]}
+        options = {
+            "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+            "resultTypes": ["violations"],
+        }
         violations = axe_playwright.Axe().run(page, options=options).response["violations"]
         assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
 
@@ -116,7 +119,8 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         box.locator("textarea").fill("while True:\n    pass\n")
         box.get_by_role("button", name="Check").click()
         page.wait_for_function(
-            "document.querySelector('[data-gg-exercise=tanh] .gg-ex-status').textContent.startsWith('Checking')", timeout=60_000
+            "document.querySelector('[data-gg-exercise=tanh] .gg-ex-status').textContent.startsWith('Checking')",
+            timeout=60_000,
         )
         box.get_by_role("button", name="Stop").click()
         assert box.locator(".gg-ex-verdict").inner_text().startswith("Stopped. Press Check")
@@ -156,7 +160,9 @@ def test_without_javascript_the_page_shows_each_exercise_and_its_solution(browse
             assert box.locator("pre code").inner_text().strip() == source(name, "_start").strip()
         solutions = page.locator("details.success")
         assert solutions.count() == len(BROKEN)
-        texts = [solutions.nth(i).locator("pre code").text_content().strip() for i in range(len(BROKEN))]  # folded: not rendered
+        texts = [
+            solutions.nth(i).locator("pre code").text_content().strip() for i in range(len(BROKEN))
+        ]  # folded: not rendered
         assert texts == [source(name).strip() for name in BROKEN]
     finally:
         context.close()

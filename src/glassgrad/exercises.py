@@ -26,8 +26,9 @@ from __future__ import annotations
 import math
 import random
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from glassgrad import scratch
 
@@ -152,7 +153,11 @@ def _check_operation(spec: _Operation, fn: Any, exercise: str, seed: int | None)
     from glassgrad.checks import gradcheck
 
     if not callable(fn):
-        return Verdict(exercise, False, f"{spec.function} is a {type(fn).__name__}; define it as a function: def {spec.function}(...):")
+        return Verdict(
+            exercise,
+            False,
+            f"{spec.function} is a {type(fn).__name__}; define it as a function: def {spec.function}(...):",
+        )
     rng = random.Random(seed)
     cases = [*spec.fixed, *(spec.draw(rng) for _ in range(TRIALS))]
     count = len(spec.operands)
@@ -165,30 +170,52 @@ def _check_operation(spec: _Operation, fn: Any, exercise: str, seed: int | None)
         if out is None:
             return Verdict(exercise, False, f"{spec.function} returned None: end it with `return Value(...)`.")
         if not all(hasattr(out, field) for field in ("data", "parents")):
-            return Verdict(exercise, False, f"{spec.function} returned a {type(out).__name__}, not a Value: return Value(...) with its parents.")
+            return Verdict(
+                exercise,
+                False,
+                f"{spec.function} returned a {type(out).__name__}, not a Value: return Value(...) with its parents.",
+            )
         if not getattr(out, "label", ""):
             out.label = spec.output
         out_name = out.label
         expected_value = spec.value(*operands, *constants)
         if not isinstance(out.data, (int, float)) or not _close(out.data, expected_value):
-            want, got = _pair(expected_value, out.data) if isinstance(out.data, (int, float)) else (_num(expected_value), repr(out.data))
+            want, got = (
+                _pair(expected_value, out.data)
+                if isinstance(out.data, (int, float))
+                else (_num(expected_value), repr(out.data))
+            )
             return Verdict(
-                exercise, False, f"The value is wrong at {where}.\n{out_name}.data should be {spec.formula} = {want}; yours is {got}.",
-                expected=expected_value, given=out.data if isinstance(out.data, float) else None, inputs=inputs,
+                exercise,
+                False,
+                f"The value is wrong at {where}.\n{out_name}.data should be {spec.formula} = {want}; yours is {got}.",
+                expected=expected_value,
+                given=out.data if isinstance(out.data, float) else None,
+                inputs=inputs,
             )
         parents = list(out.parents)
         if len(parents) != count:
-            needed = "one ParentLink" if count == 1 else f"{count} ParentLinks, one per operand ({', '.join(spec.operands)})"
-            return Verdict(exercise, False, f"{out_name} has {len(parents)} ParentLink(s); {spec.function} needs {needed}.", graph=out)
+            needed = (
+                "one ParentLink" if count == 1 else f"{count} ParentLinks, one per operand ({', '.join(spec.operands)})"
+            )
+            return Verdict(
+                exercise,
+                False,
+                f"{out_name} has {len(parents)} ParentLink(s); {spec.function} needs {needed}.",
+                graph=out,
+            )
         for k, (link, leaf) in enumerate(zip(parents, leaves)):
             if link.value is not leaf:
                 other = next((o for o in leaves if link.value is o), None)
                 pointed = f"to {other.label}" if other is not None else "to something that is not an operand"
                 return Verdict(
-                    exercise, False,
+                    exercise,
+                    False,
                     f"{out_name}.parents[{k}] points {pointed}; it should point to {leaf.label}, the operand number {k + 1}: "
                     f"ParentLink({leaf.label}, ∂{out_name}/∂{leaf.label}).",
-                    graph=out if other is not None else None, marked=[(out, k)] if other is not None else (), operand=leaf.label,
+                    graph=out if other is not None else None,
+                    marked=[(out, k)] if other is not None else (),
+                    operand=leaf.label,
                 )
         expected_locals = spec.local_grads(*operands, *constants)
         for k, (link, leaf, expected) in enumerate(zip(parents, leaves, expected_locals)):
@@ -202,10 +229,16 @@ def _check_operation(spec: _Operation, fn: Any, exercise: str, seed: int | None)
                 elif any(_close(given, other) for j, other in enumerate(expected_locals) if j != k):
                     hint = "\nThat is the derivative for the other operand: are the two swapped?"
                 return Verdict(
-                    exercise, False,
+                    exercise,
+                    False,
                     f"The edge ∂{out_name}/∂{leaf.label} is wrong at {where}.\n"
                     f"Expected {formula} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
-                    graph=out, marked=[(out, k)], operand=leaf.label, expected=expected, given=given, inputs=inputs,
+                    graph=out,
+                    marked=[(out, k)],
+                    operand=leaf.label,
+                    expected=expected,
+                    given=given,
+                    inputs=inputs,
                 )
     worst = 0.0
     for operands, constants in cases:
@@ -214,7 +247,8 @@ def _check_operation(spec: _Operation, fn: Any, exercise: str, seed: int | None)
     if worst > 1e-5:  # reached only if the reference and finite differences disagree: a slope the value does not have
         return Verdict(exercise, False, f"Finite differences disagree with the local derivatives (error {worst:.2g}).")
     return Verdict(
-        exercise, True,
+        exercise,
+        True,
         f"Passed: at {len(cases)} inputs the value and every local derivative are right, "
         f"and finite differences agree (largest error {worst:.1g}).",
     )
@@ -234,26 +268,46 @@ def _sigmoid(z: float) -> float:
 
 OPERATIONS = {
     "divide": _Operation(
-        "divide", ("u", "v"), "q", "u / v", lambda u, v: u / v,
-        ("1 / v", "-u / v²"), lambda u, v: (1 / v, -u / (v * v)),
+        "divide",
+        ("u", "v"),
+        "q",
+        "u / v",
+        lambda u, v: u / v,
+        ("1 / v", "-u / v²"),
+        lambda u, v: (1 / v, -u / (v * v)),
         lambda rng: ((_rounded(rng, -3, 3), _away_from_zero(rng)), ()),
     ),
     "tanh": _Operation(
-        "tanh", ("u",), "t", "tanh(u)", math.tanh,
-        ("1 - t²",), lambda u: (1 - math.tanh(u) ** 2,),
+        "tanh",
+        ("u",),
+        "t",
+        "tanh(u)",
+        math.tanh,
+        ("1 - t²",),
+        lambda u: (1 - math.tanh(u) ** 2,),
         lambda rng: ((_rounded(rng, -2.5, 2.5),), ()),
         fixed=(((0.0,), ()),),
     ),
     "power": _Operation(
-        "power", ("u",), "p", "u ** k", lambda u, k: u**k,
-        ("k · u ** (k - 1)",), lambda u, k: (k * u ** (k - 1),),
+        "power",
+        ("u",),
+        "p",
+        "u ** k",
+        lambda u, k: u**k,
+        ("k · u ** (k - 1)",),
+        lambda u, k: (k * u ** (k - 1),),
         lambda rng: ((_rounded(rng, 0.3, 3),), (rng.choice((2.0, 3.0, 0.5, -1.0, 1.5, -2.0)),)),
         constants=("k",),
         fixed=(((0.0,), (2.0,)), ((1.5,), (3.0,)), ((2.0,), (0.5,))),
     ),
     "sigmoid": _Operation(
-        "sigmoid", ("z",), "s", "σ(z) = 1 / (1 + exp(-z))", _sigmoid,
-        ("s · (1 - s)",), lambda z: (_sigmoid(z) * (1 - _sigmoid(z)),),
+        "sigmoid",
+        ("z",),
+        "s",
+        "σ(z) = 1 / (1 + exp(-z))",
+        _sigmoid,
+        ("s · (1 - s)",),
+        lambda z: (_sigmoid(z) * (1 - _sigmoid(z)),),
         lambda rng: ((_rounded(rng, -4, 4),), ()),
     ),
 }
@@ -281,45 +335,62 @@ def _linear(w: float, x: float, b: float, y: float) -> Any:
 
 
 def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdict:
-    root = namespace.get("L")
+    root: Any = namespace.get("L")
     if not hasattr(root, "parents"):
         return Verdict(exercise, False, "The program has no L: keep the lines that build the graph.")
     nodes = scratch.dependency_safe_order(root)
     if not isinstance(order, (list, tuple)):
         return Verdict(exercise, False, f"order is a {type(order).__name__}; make it a list: order = [x, a, ...].")
     if not order:
-        return Verdict(exercise, False, f"order is empty: list the {len(nodes)} Values of the graph, each after its parents.")
+        return Verdict(
+            exercise, False, f"order is empty: list the {len(nodes)} Values of the graph, each after its parents."
+        )
     known = {id(node) for node in nodes}
     seen: dict[int, int] = {}
     for i, node in enumerate(order):
         if id(node) not in known:
             return Verdict(exercise, False, f"order[{i}] is {node!r:.40}, which is not a Value of the graph of L.")
         if id(node) in seen:
-            return Verdict(exercise, False, f"{_name(node)} appears twice in order (positions {seen[id(node)]} and {i}): list each Value once.")
+            return Verdict(
+                exercise,
+                False,
+                f"{_name(node)} appears twice in order (positions {seen[id(node)]} and {i}): list each Value once.",
+            )
         seen[id(node)] = i
     missing = [_name(node) for node in nodes if id(node) not in seen]
     if missing:
-        return Verdict(exercise, False, f"order is missing {', '.join(missing)}: list all {len(nodes)} Values of the graph.")
+        return Verdict(
+            exercise, False, f"order is missing {', '.join(missing)}: list all {len(nodes)} Values of the graph."
+        )
     placed: set[int] = set()
     for i, node in enumerate(order):
         for k, link in enumerate(node.parents):
             if id(link.value) not in placed:
                 parent = _name(link.value)
                 return Verdict(
-                    exercise, False,
+                    exercise,
+                    False,
                     f"{_name(node)} is at position {i}, before its parent {parent}.\n"
                     f"{_name(node)} is computed from {parent} (the marked edge), so {parent} must come earlier in the list.",
-                    graph=root, marked=[(node, k)], operand=parent,
+                    graph=root,
+                    marked=[(node, k)],
+                    operand=parent,
                 )
         placed.add(id(node))
-    return Verdict(exercise, True, f"Passed: all {len(nodes)} Values come after their parents. Backward walks this list in reverse.")
+    return Verdict(
+        exercise,
+        True,
+        f"Passed: all {len(nodes)} Values come after their parents. Backward walks this list in reverse.",
+    )
 
 
 def _check_backward(fn: Any, exercise: str, seed: int | None) -> Verdict:
     if not callable(fn):
-        return Verdict(exercise, False, f"backward is a {type(fn).__name__}; define it as a function: def backward(root):")
+        return Verdict(
+            exercise, False, f"backward is a {type(fn).__name__}; define it as a function: def backward(root):"
+        )
     rng = random.Random(seed)
-    graphs = [
+    graphs: list[tuple[str, Callable[..., Any], tuple[float, ...]]] = [
         ("w * w", _shared, (_rounded(rng, 0.5, 3),)),
         ("the diamond", _diamond, tuple(_rounded(rng, -3, 3) for _ in range(3))),
         ("chapter 1's graph", _linear, (2.0, 3.0, 1.0, 10.0)),
@@ -338,11 +409,25 @@ def _check_backward(fn: Any, exercise: str, seed: int | None) -> Verdict:
             want, got = _pair(expected, given) if isinstance(given, (int, float)) else (_num(expected), repr(given))
             head = f"On {title}, {_name(node)}.grad is {got}; it should be {want}."
             if ref is reference:
-                return Verdict(exercise, False, head + "\nThe root's gradient is dL/dL = 1: set it before the loop.",
-                               graph=root, show_grad=True, expected=expected, given=given)
-            edges = [(output, k, output.grad * link.local_grad)
-                     for output in expected_order for k, link in enumerate(output.parents) if link.value is ref]
-            lost = next(((o, k, c) for o, k, c in edges if isinstance(given, (int, float)) and _close(expected - c, given)), None)
+                return Verdict(
+                    exercise,
+                    False,
+                    head + "\nThe root's gradient is dL/dL = 1: set it before the loop.",
+                    graph=root,
+                    show_grad=True,
+                    expected=expected,
+                    given=given,
+                )
+            edges = [
+                (output, k, output.grad * link.local_grad)
+                for output in expected_order
+                for k, link in enumerate(output.parents)
+                if link.value is ref
+            ]
+            lost = next(
+                ((o, k, c) for o, k, c in edges if isinstance(given, (int, float)) and _close(expected - c, given)),
+                None,
+            )
             if lost is None and edges:
                 lost = edges[0]
             if lost is None:
@@ -350,22 +435,37 @@ def _check_backward(fn: Any, exercise: str, seed: int | None) -> Verdict:
             output, k, contribution = lost
             out_name = _name(output)
             if given == 0:
-                why = (f"\nNo contribution reached {_name(node)}. Does the loop visit every output before its parents "
-                       "(the dependency-safe order, reversed)?")
+                why = (
+                    f"\nNo contribution reached {_name(node)}. Does the loop visit every output before its parents "
+                    "(the dependency-safe order, reversed)?"
+                )
             elif len(edges) > 1 and isinstance(given, (int, float)) and _close(expected - contribution, given):
                 upstream, local = output.grad, output.parents[k].local_grad
-                why = (f"\n{_name(node)} gets a contribution from each of {len(edges)} edges. The one along the marked edge "
-                       f"∂{out_name}/∂{_name(node)}, {_num(upstream)} × {_num(local)} = {_num(contribution)}, was lost: "
-                       "add each contribution to .grad (+=).")
+                why = (
+                    f"\n{_name(node)} gets a contribution from each of {len(edges)} edges. The one along the marked edge "
+                    f"∂{out_name}/∂{_name(node)}, {_num(upstream)} × {_num(local)} = {_num(contribution)}, was lost: "
+                    "add each contribution to .grad (+=)."
+                )
             elif isinstance(given, (int, float)) and _close(given, -expected):
                 why = "\nThe sign is flipped: a contribution is upstream × local."
             else:
                 why = "\nA contribution is the output's grad (upstream) × the link's local_grad, added to the parent's grad."
             return Verdict(
-                exercise, False, head + why, graph=root, marked=[(twin[id(output)], k)], show_grad=True,
-                operand=_name(node), expected=expected, given=given if isinstance(given, float) else None,
+                exercise,
+                False,
+                head + why,
+                graph=root,
+                marked=[(twin[id(output)], k)],
+                show_grad=True,
+                operand=_name(node),
+                expected=expected,
+                given=given if isinstance(given, float) else None,
             )
-    return Verdict(exercise, True, "Passed: on w * w, the diamond and chapter 1's graph, every .grad matches the reference backward.")
+    return Verdict(
+        exercise,
+        True,
+        "Passed: on w * w, the diamond and chapter 1's graph, every .grad matches the reference backward.",
+    )
 
 
 def _check_train_step(fn: Any, exercise: str, seed: int | None) -> Verdict:
@@ -373,17 +473,29 @@ def _check_train_step(fn: Any, exercise: str, seed: int | None) -> Verdict:
     from glassgrad.examples import sigmoid_neuron
 
     if not callable(fn):
-        return Verdict(exercise, False, f"train_step is a {type(fn).__name__}; define it as a function: def train_step(w, b, x, y, lr):")
+        return Verdict(
+            exercise,
+            False,
+            f"train_step is a {type(fn).__name__}; define it as a function: def train_step(w, b, x, y, lr):",
+        )
     rng = random.Random(seed)
     cases = [(0.5, -1.0, 2.0, 1.0, 0.1)] + [
-        (_rounded(rng, -2, 2), _rounded(rng, -2, 2), _rounded(rng, -2, 2), rng.choice((0.0, 1.0)), rng.choice((0.1, 0.5, 1.0)))
+        (
+            _rounded(rng, -2, 2),
+            _rounded(rng, -2, 2),
+            _rounded(rng, -2, 2),
+            rng.choice((0.0, 1.0)),
+            rng.choice((0.1, 0.5, 1.0)),
+        )
         for _ in range(TRIALS)
     ]
     for w, b, x, y, lr in cases:
         where = f"w = {_num(w)}, b = {_num(b)}, x = {_num(x)}, y = {_num(y)}, lr = {_num(lr)}"
         result = _call(f"train_step at {where}", fn, w, b, x, y, lr)
         if not (isinstance(result, (tuple, list)) and len(result) == 2):
-            return Verdict(exercise, False, f"train_step returned {result!r:.60}; return the two new numbers: return new_w, new_b.")
+            return Verdict(
+                exercise, False, f"train_step returned {result!r:.60}; return the two new numbers: return new_w, new_b."
+            )
         nodes = sigmoid_neuron(True, glassgrad, w=w, b=b, x=x, y=y)
         glassgrad.backward(nodes["L"])
         for name, old, given in (("w", w, result[0]), ("b", b, result[1])):
@@ -392,7 +504,11 @@ def _check_train_step(fn: Any, exercise: str, seed: int | None) -> Verdict:
             if isinstance(given, (int, float)) and not isinstance(given, bool) and _close(float(given), expected):
                 continue
             if not isinstance(given, (int, float)) or isinstance(given, bool):
-                return Verdict(exercise, False, f"The new {name} is {given!r:.60}, not a number: return {name}.data - lr * {name}.grad.")
+                return Verdict(
+                    exercise,
+                    False,
+                    f"The new {name} is {given!r:.60}, not a number: return {name}.data - lr * {name}.grad.",
+                )
             want, got = _pair(expected, float(given))
             if _close(given, old + lr * grad):
                 why = f"That is a step up the gradient: go against it, {name} - lr * {name}.grad."
@@ -403,11 +519,19 @@ def _check_train_step(fn: Any, exercise: str, seed: int | None) -> Verdict:
             else:
                 why = f"The new {name} is {name} - lr × dL/d{name}, with dL/d{name} = {_num(grad)} from backward."
             return Verdict(
-                exercise, False, f"At {where}: the new {name} should be {want}; yours is {got}.\n{why}",
-                graph=nodes["L"], show_grad=True, operand=name, expected=expected, given=float(given),
+                exercise,
+                False,
+                f"At {where}: the new {name} should be {want}; yours is {got}.\n{why}",
+                graph=nodes["L"],
+                show_grad=True,
+                operand=name,
+                expected=expected,
+                given=float(given),
                 inputs={"w": w, "b": b, "x": x, "y": y, "lr": lr},
             )
-    return Verdict(exercise, True, f"Passed: at {len(cases)} inputs both new weights match glassgrad's backward and step.")
+    return Verdict(
+        exercise, True, f"Passed: at {len(cases)} inputs both new weights match glassgrad's backward and step."
+    )
 
 
 # ---------------------------------------------------------------- the catalogue
@@ -450,7 +574,9 @@ def check(name: str, namespace: dict[str, Any], seed: int | None = 23) -> Verdic
         raise KeyError(f"no exercise {name!r}; the exercises are {', '.join(EXERCISES)}")
     defines = EXERCISES[name].defines
     if defines not in namespace:
-        return Verdict(name, False, f"The program defines no {defines}: keep the name {defines} from the starting code.")
+        return Verdict(
+            name, False, f"The program defines no {defines}: keep the name {defines} from the starting code."
+        )
     answer = namespace[defines]
     if name in OPERATIONS:
         return _check_operation(OPERATIONS[name], answer, name, seed)
@@ -467,8 +593,12 @@ def _line(error: BaseException, filename: str) -> int | None:
 
 
 def check_program(
-    name: str, source: str, *, seed: int | None = 23,
-    explain: Callable[[BaseException], str] | None = None, filename: str = FILENAME,
+    name: str,
+    source: str,
+    *,
+    seed: int | None = 23,
+    explain: Callable[[BaseException], str] | None = None,
+    filename: str = FILENAME,
     namespace: dict[str, Any] | None = None,
 ) -> Verdict:
     """Run the reader's program `source`, then `check` it for exercise `name`; every error becomes a failed `Verdict`.
@@ -502,7 +632,9 @@ def check_program(
     try:
         return check(name, namespace, seed)
     except ReaderError as failure:
-        error = failure.error
-        return Verdict(name, False, f"While checking {failure.doing}:\n{described(error)}{quoted(_line(error, filename))}")
+        cause = failure.error
+        return Verdict(
+            name, False, f"While checking {failure.doing}:\n{described(cause)}{quoted(_line(cause, filename))}"
+        )
     except RecursionError:
         return Verdict(name, False, "Recursion too deep: does a function call itself without end?")

@@ -4,6 +4,8 @@ from glassgrad.scratch import Value, add, backward, multiply, sigmoid, square, s
 def train_step(w, b, x, y, lr):
     """One gradient-descent step for L = (σ(w·x + b) - y)²; return the new w and b (numbers)."""
     wv, bv = Value(w, "w"), Value(b, "b")
-    # build L from wv, bv, x and y, run backward, then step
-    new_w, new_b = w, b
+    # 1. build L from wv, bv, x and y (make x and y Values too)
+    # 2. run backward(L)
+    # 3. step w and b against their gradients, with learning rate lr
+    new_w, new_b = wv.data, bv.data
     return new_w, new_b
