@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: help setup serve build test bench notebook clean
+.PHONY: help setup serve build test lint format bench notebook clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -15,13 +15,22 @@ setup:  ## create .venv and install glassgrad with every extra, Graphviz, Chromi
 # or engine changed); not --strict, which a dirty build's warning would abort: a failing block shows on its page.
 # NOTEBOOK_EXECUTE=false: the notebook page shows the chapters' code; `make build` runs it.
 serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding the pages you change
-	SITE_URL=http://$(HOST)/ NOTEBOOK_EXECUTE=false NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs serve --dirty --dev-addr $(HOST) --watch src/glassgrad
+	SITE_URL=http://$(HOST)/ NOTEBOOK_EXECUTE=false $(PY) -m mkdocs serve --dirty --dev-addr $(HOST) --watch src/glassgrad
 
-build: setup  ## build the site into site/ (strict: any warning or failing block fails)
-	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+build: setup  ## build the site into site/ (strict: any warning or failing block fails), then check it
+	$(PY) -m mkdocs build --strict
+	$(PY) scripts/check_site.py site
 
-test: setup  ## run every test: engine, site, notebook, browser
-	$(PY) -m pytest
+# Lint first (seconds), then pytest even when lint failed; fails if either did (pytest's exit code first).
+test: setup  ## run every check: ruff, mypy, workflow schemas, then every test (engine, site, notebook, browser)
+	@bash scripts/lint.sh; lint=$$?; $(PY) -m pytest; tests=$$?; [ $$tests -ne 0 ] && exit $$tests; exit $$lint
+
+lint: setup  ## ruff check, ruff format --check, mypy, and the GitHub files against their schemas
+	@bash scripts/lint.sh
+
+format: setup  ## apply ruff's safe fixes (import order, ...) and format every Python file
+	.venv/bin/ruff check --fix .
+	.venv/bin/ruff format .
 
 bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own process); time builds and the playground's first Run
 	$(PY) scripts/bench.py --record docs/snippets/made_fast/bench.md

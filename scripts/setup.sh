@@ -24,39 +24,29 @@ if [ "${GLASSGRAD_NO_BROWSER:-}" != 1 ]; then
     need_debian_package /usr/bin/chromium chromium
 fi
 
-# The playground's runtime (Pyodide, Graphviz in WebAssembly, the DOMPurify sanitizer): npm packages by exact version, packed into
-# .cache/npm/ (ignored) and unpacked there; docs/hooks/package_assets.py publishes the files the page loads.
-NPM_PACKAGES="pyodide:pyodide@314.0.8 viz:@viz-js/viz@3.24.0 dompurify:dompurify@3.5.0"
-for entry in $NPM_PACKAGES; do
-    folder=.cache/npm/${entry%%:*} spec=${entry#*:}
-    mkdir -p .cache/npm
-    if [ "$(cat "$folder/.version" 2>/dev/null)" = "$spec" ]; then continue; fi
-    tarball=$(echo "${spec#@}" | tr '/@' '--').tgz  # npm pack's file name (a tarball already there is used as is)
-    if [ ! -f ".cache/npm/$tarball" ]; then
-        need_debian_package npm npm
-        echo "==> fetching the npm package $spec (for the playground)"
-        (cd .cache/npm && npm pack --silent "$spec" >/dev/null)
-    fi
-    rm -rf "$folder" && mkdir -p "$folder"
-    tar -xzf ".cache/npm/$tarball" -C "$folder"
-    echo "$spec" > "$folder/.version"
-done
+# npm packages the site serves (package.json: the math font, Pyodide, Graphviz in WebAssembly, DOMPurify), packed by
+# exact version into .cache/npm/; scripts/site_assets.py (below) copies the files the pages load into docs/.
+if [ ! -f package.json ] || ! python3 scripts/site_assets.py --unpacked; then
+    need_debian_package npm npm
+fi
 
 PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3.12 || command -v python3.13 || command -v python3 || true)}
-[ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.10 is needed)" >&2; exit 1; }
+[ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.11 is needed)" >&2; exit 1; }
 
 # The stamp holds a hash of what decides the install: unchanged files (even with new mtimes after a
 # checkout) cost no pip run; any edit to them reinstalls.
 stamp=.venv/.installed
 wanted=$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
-if [ -x .venv/bin/python ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
-    exit 0
+if ! [ -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+    if [ ! -x .venv/bin/python ]; then
+        echo "==> creating .venv with $PYTHON"
+        "$PYTHON" -m venv .venv
+    fi
+    echo "==> installing Python packages into .venv (torch from the local CPU wheel)"
+    .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+    .venv/bin/python -m pip install --quiet -r requirements.txt
+    echo "$wanted" > "$stamp"
 fi
-if [ ! -x .venv/bin/python ]; then
-    echo "==> creating .venv with $PYTHON"
-    "$PYTHON" -m venv .venv
-fi
-echo "==> installing Python packages into .venv (torch from the local CPU wheel)"
-.venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-.venv/bin/python -m pip install --quiet -r requirements.txt
-echo "$wanted" > "$stamp"
+
+# Files of docs/ that git does not hold: the npm packages' files and the playground's bundle of glassgrad.
+.venv/bin/python scripts/site_assets.py

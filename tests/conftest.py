@@ -130,15 +130,12 @@ def page_html(site: Path, page: str) -> str:
 
 
 def copy_tree(destination: Path) -> Path:
-    """Copy what the build reads (mkdocs.yml, docs/, src/; .cache/npm linked) into `destination`; return it."""
+    """Copy what the build reads (mkdocs.yml, docs/ with the files `make setup` put there, src/) into `destination`."""
     ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
     destination.mkdir(parents=True, exist_ok=True)
     shutil.copy2(REPO / "mkdocs.yml", destination / "mkdocs.yml")
     for folder in ("docs", "src"):
         shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
-    if (REPO / ".cache/npm").is_dir():  # the playground's runtime, unpacked by `make setup` (read, never written)
-        (destination / ".cache").mkdir(exist_ok=True)
-        (destination / ".cache/npm").symlink_to(REPO / ".cache/npm", target_is_directory=True)
     return destination
 
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 import math
 import operator
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
+from typing import Callable, Sequence
 
 from hypothesis import strategies as st
 
 import glassgrad as gg
 from glassgrad import Value
 
-Operand = Union[int, float]
+Operand = int | float
 """An index of an earlier node (`int`) or a plain-number constant (`float`)."""
 
 

@@ -215,7 +215,7 @@ def test_editing_a_snippet_edits_the_notebook(tmp_path: Path) -> None:
 def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbformat.NotebookNode) -> None:
     expected = []
     for _, text in chapter_pages():
-        for code, options in executed_blocks(text, REPO):
+        for code, _options in executed_blocks(text, REPO):
             expected.append(code.strip("\n"))
     cells = [cell.source for cell in code_cells(generated)]
     assert cells[0] == notebook_hook().SETUP  # the stylesheet, for the figures' colours outside the site
@@ -289,7 +289,7 @@ def test_small_site_runs_the_notebook_once_per_engine(tmp_path: Path) -> None:
     first = build_site(tmp_path, site, pythonpath=REPO / "src").stdout
     assert "Converting notebook (execute=True)" in first
     html = page_html(site, PAGE)
-    assert "forward 42" in html and 'href="tutorial.ipynb" download' in html and '<span class="arithmatex">\\(w=2\\)</span>' in html
+    assert "forward 42" in html and 'href="tutorial.ipynb" download' in html and 'alttext="w=2"' in html
     published = nbformat.read(site / "notebook" / "tutorial" / "tutorial.ipynb", as_version=4)
     assert [cell.source for cell in code_cells(published)] == [notebook_hook().SETUP, 'print("forward", 6 * 7)']
     # Same chapters, same engine: mkdocs-jupyter's cache serves the page, no kernel starts.

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.packaging
-
 from helpers import REPO
+
+pytestmark = pytest.mark.packaging
 
 CLEAN_ENVIRONMENT = {name: value for name, value in os.environ.items() if not name.startswith("PYTHON")}
 """The environment of the build and install: nothing (no PYTHONPATH) may lead them to this checkout's packages."""
@@ -132,9 +132,10 @@ def test_neither_torch_nor_graphviz_is_there_or_imported(fresh_install: dict) ->
 
 
 def test_optional_modules_fail_naming_their_extra(fresh_install: dict) -> None:
-    """Only modules that need an extra fail to import, and each names torch, graphviz or numpy."""
+    """Only modules that need an extra fail to import, and each names torch, graphviz, numpy or latex2mathml."""
     needs = fresh_install["needs"]
     assert needs.get("glassgrad.torch_reference") == "torch"
-    assert set(needs.values()) <= {"torch", "graphviz", "numpy"}, needs
+    assert needs.get("glassgrad.viz.mathml") == "latex2mathml"  # the docs' Markdown extension (docs extra)
+    assert set(needs.values()) <= {"torch", "graphviz", "numpy", "latex2mathml"}, needs
     for core in ("glassgrad.value", "glassgrad.ops", "glassgrad.autograd", "glassgrad.checks", "glassgrad.examples"):
         assert core not in needs

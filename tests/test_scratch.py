@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -38,6 +39,15 @@ def test_backward_twice_clears_instead_of_accumulating() -> None:
     assert first == second and nodes["w"].grad == torch_linear_loss()["w"][1]
 
 
+def swapped_multiply(value_class: type, link_class: type) -> Any:
+    """The chapter's `multiply`, with the local derivatives of its two links swapped (built from its own classes)."""
+
+    def multiply(u: Any, v: Any, label: str = "") -> Any:
+        return value_class(u.data * v.data, label, parents=(link_class(u, u.data), link_class(v, v.data)), op="×")
+
+    return multiply
+
+
 def test_chapter_2_catches_a_multiply_that_swaps_its_local_derivatives() -> None:
     """Chapter 2's own blocks, run in order, fail (so its page cannot build) once its engine's multiply is wrong.
 
@@ -51,10 +61,7 @@ def test_chapter_2_catches_a_multiply_that_swaps_its_local_derivatives() -> None
         for code, _ in executed_blocks((REPO / chapter).read_text(encoding="utf-8"), REPO):
             exec(compile(code, chapter, "exec"), namespace)  # noqa: S102 - the chapter's own code
             if not swapped and "multiply" in namespace and namespace["multiply"].__code__.co_filename == chapter:
-                Value, ParentLink = namespace["Value"], namespace["ParentLink"]  # noqa: N806 - the chapter's classes
-                namespace["multiply"] = lambda u, v, label="": Value(
-                    u.data * v.data, label, parents=(ParentLink(u, u.data), ParentLink(v, v.data)), op="×"
-                )
+                namespace["multiply"] = swapped_multiply(namespace["Value"], namespace["ParentLink"])
                 swapped = True
     assert swapped  # the chapter lists its own multiply
 

@@ -78,7 +78,7 @@ def test_assigning_parents_to_an_op_result_replaces_its_flat_links() -> None:
 
 def test_copy_and_pickle_keep_the_graph_and_its_gradients() -> None:
     nodes = linear_loss()
-    nodes["a"].parents  # one node with built links, the others still flat
+    _ = nodes["a"].parents  # one node with built links, the others still flat
     for clone in (copy.deepcopy(nodes), pickle.loads(pickle.dumps(nodes))):
         backward(clone["L"])
         backward(nodes["L"])

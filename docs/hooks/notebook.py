@@ -5,7 +5,7 @@ blocks, ``--8<--`` includes expanded), so the notebook has no code of its own. m
 caches the page by the notebook's bytes, which carry a digest of the glassgrad sources. Links to other pages
 point at the published site (the package's Documentation address), so they work in a downloaded copy;
 on the page they are made relative again. The hook also adds the download link, hands the TeX to
-``docs/hooks/mathml.py`` and drops nbconvert's CDN loaders.
+``glassgrad.viz.mathml`` and drops nbconvert's CDN loaders.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
+
+from glassgrad.viz.mathml import render_arithmatex
 
 CHAPTERS = "chapters/*.md"  # the pages the notebook is made of, in file-name order
 NOTEBOOK = "notebook/tutorial.ipynb"  # its place in the site; it is written under .cache/
@@ -243,10 +245,9 @@ def notebook_page_html(content: str) -> str:
     return content.replace("</h1>", "</h1>" + note, 1) if "</h1>" in content else note + content
 
 
-@event_priority(50)  # before docs/hooks/mathml.py, which turns the arithmatex markup into MathML
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
-    """Post-process the notebook page only."""
+    """Post-process the notebook page only, its math typeset like the pages' (mkdocs-jupyter runs no extension)."""
     if page.file.src_uri != NOTEBOOK:
         return content
-    return relative_links(notebook_page_html(content), published_url(), page.url)
+    return relative_links(render_arithmatex(notebook_page_html(content)), published_url(), page.url)
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import threading
-from typing import Iterator, Literal, NamedTuple, Sequence, overload
+from typing import Any, Iterator, Literal, NamedTuple, Sequence, overload
 
 from glassgrad import value as _value
 
 # One trace format for both engines: chapter 2's record of one chain-rule update along one link.
-from glassgrad.scratch import BackwardStep
+from glassgrad.scratch import BackwardStep as BackwardStep  # re-exported: glassgrad.BackwardStep
 from glassgrad.value import Value, _edges, _parent
 
 
@@ -42,7 +42,7 @@ class BackwardSteps(Sequence[BackwardStep]):
 
     __slots__ = ("_flat",)
 
-    def __init__(self, flat: list) -> None:
+    def __init__(self, flat: list[Any]) -> None:
         self._flat = flat
 
     def __len__(self) -> int:
@@ -187,7 +187,7 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
             node.grad = 0.0
         root.grad = 1.0
         if record:
-            log: list = []
+            log: list[Any] = []
             extend = log.extend  # flat: no object per step
             for output in reversed(order):
                 upstream = output.grad

@@ -18,7 +18,9 @@ SIGMOID_INPUTS = {"w": 0.5, "x": 2.0, "b": -1.0, "y": 1.0}
 
 def _engine(engine: ModuleType | None) -> ModuleType:
     if engine is None:
-        import glassgrad as engine
+        import glassgrad
+
+        return glassgrad
     return engine
 
 
@@ -57,7 +59,7 @@ def sigmoid_neuron(fused: bool, engine: ModuleType | None = None, **inputs: floa
     nodes["z"] = g.add(nodes["m"], nodes["b"], "z")
     if fused:
         nodes["s"] = g.sigmoid(nodes["z"], "s")
-        names = ("w", "x", "m", "b", "z", "s", "y", "e", "L")
+        names: tuple[str, ...] = ("w", "x", "m", "b", "z", "s", "y", "e", "L")
     else:
         nodes["n"] = g.negate(nodes["z"], "n")
         nodes["q"] = g.exponential(nodes["n"], "q")

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Callable, Iterable, Sequence, TextIO, Union
+from typing import Callable, Iterable, Sequence, TextIO
 
 from glassgrad.autograd import backward
 from glassgrad.ops import relu
 from glassgrad.value import ParentLink, Value, as_float
 
-RandomSource = Union[random.Random, int]
+RandomSource = random.Random | int
 """Where initial weights come from: a `random.Random` (drawn from in order) or an int seed."""
 
 ProgressCallback = Callable[[int, int, float], None]
@@ -339,7 +339,7 @@ def train(
         progress = _interactive()
     report: ProgressCallback | None = ProgressBar() if progress is True else (progress or None)
     schedule = learning_rate if callable(learning_rate) else None
-    fixed = None if schedule is not None else as_float(learning_rate, "train: learning_rate")
+    fixed = 0.0 if schedule is not None else as_float(learning_rate, "train: learning_rate")  # 0.0: unused
     losses: list[float] = []
     for step in range(steps):
         loss = loss_fn()

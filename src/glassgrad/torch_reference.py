@@ -26,7 +26,12 @@ def _leaves(defaults: Mapping[str, float], overrides: Mapping[str, float]) -> di
 
 
 def _read(nodes: Mapping[str, torch.Tensor]) -> Reference:
-    return {name: (node.item(), node.grad.item()) for name, node in nodes.items()}
+    reference: Reference = {}
+    for name, node in nodes.items():
+        if node.grad is None:
+            raise ValueError(f"{name!r} has no gradient: run backward on the loss first")
+        reference[name] = (node.item(), node.grad.item())
+    return reference
 
 
 def linear_loss(**inputs: float) -> Reference:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numbers
 import threading
 from operator import attrgetter
-from typing import Iterable
+from typing import Any, Iterable
 
 
 def as_float(number: object, what: str = "Value") -> float:
@@ -124,6 +124,9 @@ class Value:
     grad: float
     label: str
     op: str
+    # Packed slots (see the module docstring), read by type at run time: typed loosely on purpose.
+    _u: Any  # the tuple of ParentLinks, or (links not built yet) the first operand
+    _du: Any  # None once built; else du (one operand) or (du, v, dv)
 
     def __init__(self, data: float, label: str = "", parents: Iterable[ParentLink] = (), op: str = "") -> None:
         self._data = data if type(data) is float else as_float(data, f"Value {label!r:.60}" if label else "Value")
@@ -156,10 +159,10 @@ class Value:
         """
         du = self._du
         if du is None:
-            return self._u
+            return self._u  # type: ignore[no-any-return]  # _u holds the built links once _du is None
         # Made by an op: build the links once; from now on they are the truth.
         if type(du) is float:
-            links = (_link(self._u, du),)
+            links: tuple[ParentLink, ...] = (_link(self._u, du),)
         else:
             links = (_link(self._u, du[0]), _link(du[1], du[2]))
         self._u, self._du = links, None
@@ -186,7 +189,7 @@ class Value:
         name = f"{self.label!r}, " if self.label else ""
         return f"Value({name}data={self.data:g}, grad={self.grad:g})"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and deep-copy without recursion, however deep the graph, keeping every identity and the class.
 
         The state of a value starts with its not yet saved ancestors in dependency-safe order, so
@@ -197,7 +200,7 @@ class Value:
         scheduled = _scheduled()
         if id(self) in scheduled:  # an ancestor listed by a value being saved: its parents are saved
             scheduled.discard(id(self))
-            prelude: tuple = ()
+            prelude: tuple[Value, ...] = ()
             end = None
         else:
             prelude = tuple(_autograd.dependency_safe_order(self)[:-1])
@@ -206,7 +209,7 @@ class Value:
         extra = getattr(self, "__dict__", None)  # a subclass's own attributes
         return (_shell, (self.data, self.label, self.op, type(self)), (prelude, self.grad, links, end, extra))
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
         _, self.grad, links, *rest = state  # pickles written before 0.x hold (prelude, grad, links)
         self.parents = [ParentLink(parent, local) for parent, local in links]
         if rest and rest[1]:
@@ -332,7 +335,7 @@ def _parent(node: Value, k: int) -> Value | None:
         links = node._u
         return links[k].value if k < len(links) else None
     if k == 0:
-        return node._u
+        return node._u  # type: ignore[no-any-return]  # _u is the first operand while links are unbuilt
     return du[1] if k == 1 and type(du) is tuple else None
 
 
@@ -353,7 +356,8 @@ _pickling = threading.local()  # per thread: ids of the ancestors a value being 
 
 
 def _scheduled() -> set[int]:
-    return _pickling.__dict__.setdefault("scheduled", set())
+    scheduled: set[int] = _pickling.__dict__.setdefault("scheduled", set())
+    return scheduled
 
 
 class _PreludeEnd:
@@ -364,7 +368,7 @@ class _PreludeEnd:
 
     __slots__ = ("ids",)
 
-    def __init__(self, prelude: tuple) -> None:
+    def __init__(self, prelude: tuple[Value, ...]) -> None:
         self.ids = [id(node) for node in prelude]
         _scheduled().update(self.ids)
 
@@ -373,7 +377,7 @@ class _PreludeEnd:
             _scheduled().difference_update(self.ids)
             self.ids = []
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         self.release()
         return (_nothing, ())
 
@@ -387,7 +391,7 @@ def _nothing() -> None:
 
 def _shell(data: float, label: str, op: str, cls: type = Value) -> Value:
     """Unpickle a value of class `cls` without its links and gradient (`Value.__setstate__` adds them)."""
-    node = _new_object(cls)
+    node: Value = _new_object(cls)
     Value.__init__(node, data, label, (), op)
     return node
 

@@ -41,9 +41,9 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None,
     if type(k) is not int or not 0 <= k < count:
         raise IndexError(f"show_parent_link: {short(caption(output))!r} has links 0 to {count - 1}, no link k={k!r:.20}")
     if id_prefix is None:
-        shown = [f"{k}|{output.label!r}|{output.data!r}|{output.grad!r}"]
-        shown += [f"{other.value.label!r}|{other.value.data!r}|{other.local_grad!r}" for other in output.parents]
-        id_prefix = fingerprint("ggs", shown)
+        drawn = [f"{k}|{output.label!r}|{output.data!r}|{output.grad!r}"]
+        drawn += [f"{other.value.label!r}|{other.value.data!r}|{other.local_grad!r}" for other in output.parents]
+        id_prefix = fingerprint("ggs", drawn)
     check_prefix(id_prefix)
     link = output.parents[k]
     shown = {output: short(caption(output))}  # names cut as draw_graph cuts them

@@ -18,7 +18,7 @@ import io
 import math
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from glassgrad.viz.html import HtmlFragment, escape
 
@@ -53,7 +53,7 @@ class Marker:
     place: str = "above"
 
 
-STYLE = {  # for every figure: reproducible SVG ids, text kept as text, the site's look
+STYLE: dict[Any, Any] = {  # for every figure: reproducible SVG ids, text kept as text, the site's look
     "svg.hashsalt": "glassgrad", "svg.fonttype": "none", "font.size": 11, "legend.fontsize": 10,
     "text.color": _INK, "axes.edgecolor": _INK, "axes.labelcolor": _INK, "xtick.color": _INK,
     "ytick.color": _INK, "grid.color": _GRID, "legend.frameon": False, "axes.spines.top": False,

@@ -1,0 +1,1 @@
+../../../src/glassgrad/viz/glassgrad.js

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The checks `make test` runs besides pytest (and `make lint` alone): lint, format, types, and the GitHub
+# files against their published schemas (vendored in check-jsonschema: no network). Runs every check and
+# fails if any failed, so one run lists every problem.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=.venv/bin
+status=0
+check() {
+    echo "==> $*"
+    "$@" || { status=1; echo "FAILED: $*" >&2; }
+}
+check "$bin/ruff" check .
+check "$bin/ruff" format --check --output-format concise .
+check "$bin/mypy"  # files and strictness: [tool.mypy] in pyproject.toml
+check "$bin/python" -m mypy.stubtest glassgrad.scratch  # scratch.pyi says what scratch.py does
+check "$bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/*.yml
+check "$bin/check-jsonschema" --builtin-schema vendor.dependabot .github/dependabot.yml
+check "$bin/check-jsonschema" --builtin-schema vendor.citation-file-format CITATION.cff
+if [ "$status" -ne 0 ]; then
+    echo "lint: FAILED (ruff: \`make format\` fixes import order and formatting; see CONTRIBUTING.md)" >&2
+fi
+exit "$status"

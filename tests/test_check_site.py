@@ -1,0 +1,71 @@
+"""scripts/check_site.py fails a built site that publishes a failed block, TeX or a missing asset.
+
+The pages are rendered here by markdown-exec itself (as any builder runs it), not copied from a build.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import markdown
+import markdown_exec
+
+from conftest import REPO
+
+SCRIPT = REPO / "scripts" / "check_site.py"
+
+
+def render(source: str) -> str:
+    """Markdown with executed blocks, rendered as the site's pages are (markdown-exec, arithmatex, our math)."""
+    fences = [
+        {"name": language, "class": language, "validator": markdown_exec.validator, "format": markdown_exec.formatter}
+        for language in ("python", "py")
+    ]
+    return markdown.markdown(
+        source,
+        extensions=["pymdownx.superfences", "pymdownx.arithmatex", "glassgrad.viz.mathml"],
+        extension_configs={"pymdownx.superfences": {"custom_fences": fences}, "pymdownx.arithmatex": {"generic": True}},
+    )
+
+
+def site_with(tmp_path: Path, body: str, head: str = "") -> Path:
+    site = tmp_path / "site"
+    (site / "chapter").mkdir(parents=True)
+    (site / "style.css").write_text("", encoding="utf-8")
+    (site / "index.html").write_text('<html><head><link rel="stylesheet" href="style.css"></head><body></body></html>')
+    (site / "chapter" / "index.html").write_text(
+        f"<html><head>{head}</head><body>{body}</body></html>", encoding="utf-8"
+    )
+    return site
+
+
+def check(site: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), str(site)], capture_output=True, text=True, timeout=60)
+
+
+def test_a_page_that_ran_cleanly_passes(tmp_path: Path) -> None:
+    body = render('Where $w=2$:\n\n```python exec="1"\nprint(6 * 7)\n```\n')
+    assert "42" in body and "<math " in body
+    finished = check(site_with(tmp_path, body, '<link rel="stylesheet" href="../style.css">'))
+    assert finished.returncode == 0, finished.stderr
+    assert "2 pages, 0 problem(s)" in finished.stdout
+
+
+def test_a_published_traceback_fails_naming_the_page(tmp_path: Path) -> None:
+    body = render('```python exec="1"\nraise RuntimeError("deliberate failure")\n```\n')
+    assert "deliberate failure" in body  # markdown-exec published the traceback and carried on
+    finished = check(site_with(tmp_path, body))
+    assert finished.returncode == 1
+    assert "chapter/index.html: 1 executed block(s) failed" in finished.stderr
+
+
+def test_tex_left_and_a_missing_stylesheet_fail(tmp_path: Path) -> None:
+    body = '<p><span class="arithmatex">\\(w=2\\)</span></p>'
+    finished = check(site_with(tmp_path, body, '<link rel="stylesheet" href="../assets/glassgrad/glassgrad.css">'))
+    assert finished.returncode == 1
+    assert "chapter/index.html: 1 formula(s) left as TeX" in finished.stderr
+    assert (
+        "chapter/index.html: links /assets/glassgrad/glassgrad.css, which the site does not contain" in finished.stderr
+    )
