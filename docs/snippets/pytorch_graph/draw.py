@@ -39,8 +39,8 @@ def torch_boxes(graph):
 
 
 def draw_torch(graph, prefix, caption):
-    """PyTorch's graph, leaves on top and the loss at the bottom (narrow enough for a phone); each arrow
-    is one next_functions entry, pointing the way the gradient travels."""
+    """PyTorch's graph, leaves on top and the loss at the bottom, as draw_graph(..., rankdir="TB") draws
+    glassgrad's; each arrow is one next_functions entry, pointing the way the gradient travels."""
     arrows = [Arrow(edge.parent, edge.output, f"[{edge.slot}]") for edge in graph.edges]
     title = f"PyTorch's backward graph: {len(graph.nodes)} nodes"
     return draw_boxes(torch_boxes(graph), arrows, title=title, id_prefix=prefix,

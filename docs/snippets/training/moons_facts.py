@@ -54,8 +54,16 @@ x0, x1 = Value(points[active][0], "x0"), Value(points[active][1], "x1")
 neuron_output = shown([x0, x1])
 assert neuron_output.data == first_neuron(points[active]).data
 backward(neuron_output)
-one_neuron_figure = draw_graph(
-    neuron_output, caption_text=f"The first neuron of the first hidden layer, trained, on point {active}."
+# A phone's column is too narrow for the whole neuron left to right (and its five inputs side by side, top
+# to bottom); there it is drawn up to its weighted sum z, the part the text is about.
+(relu_link,) = neuron_output.parents
+weighted_sum = relu_link.value
+assert weighted_sum.op == "Σ" and relu_link.local_grad == 1 and neuron_output.data == weighted_sum.data
+neuron_caption = f"The first neuron of the first hidden layer, trained, on point {active}"
+one_neuron_figure = wide_or_narrow(
+    draw_graph(neuron_output, caption_text=f"{neuron_caption}."),
+    draw_graph(weighted_sum, caption_text=f"{neuron_caption}, up to its weighted sum z; "
+               "then h = ReLU(z) = z, with ∂h/∂z = 1."),
 )
 
 

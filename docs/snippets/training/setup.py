@@ -1,7 +1,7 @@
 # Page set-up (not shown): imports and the two helpers the checks and figures below use.
 from glassgrad import Value, add, backward, dependency_safe_order, multiply
 from glassgrad.examples import SIGMOID_INPUTS, sigmoid_neuron
-from glassgrad.viz import draw_graph
+from glassgrad.viz import draw_graph, wide_or_narrow
 from glassgrad.viz.plot import Series, decision_boundary, line_plot
 
 

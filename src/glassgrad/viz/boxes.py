@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple, Sequence
 
-from glassgrad.viz.graph import COLOURS, MIN_SCALE, digraph, figure_html, render_svg, svg_cleanup
+from glassgrad.viz.graph import COLOURS, MIN_SCALE, TB_SCALE, digraph, figure_html, render_svg, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, escape
 
 ROLES = ("grad", "local", "data", "label", "value")
@@ -81,7 +81,9 @@ def draw_boxes(
         title: the SVG's accessible title.
         id_prefix: prefix of every element id (a letter, then letters, digits, ``_`` or ``-``).
         caption_text: an optional ``<figcaption>``.
-        rankdir: Graphviz layout direction (``"LR"`` left to right, ``"TB"`` top to bottom).
+        rankdir: Graphviz layout direction (``"LR"`` left to right, ``"TB"`` top to bottom). A top-to-bottom
+            (or bottom-to-top) drawing is shown at most at `TB_SCALE` of its natural size, as `draw_graph`'s
+            is: drawn beside a graph of `draw_graph(..., rankdir="TB")`, the two have one text size.
         arrowheads_back: draw each arrowhead at its source end: laid out source → target, the arrow
             reads target → source (for pointers against the forward direction, like ``next_functions``).
         min_width: the narrowest the drawing is scaled to, in CSS pixels. Default: half its natural width
@@ -117,7 +119,10 @@ def draw_boxes(
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, id_prefix)
-    narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
+    full_size = natural
+    if rankdir in ("TB", "BT"):  # tall: at most TB_SCALE of its natural size, like draw_graph's
+        natural *= TB_SCALE
+    narrowest = min_width if min_width is not None else round(full_size * MIN_SCALE)
     return HtmlFragment(figure_html(
         svg, natural, title=title, prefix=id_prefix, css="gg gg-graph gg-boxes", narrowest=narrowest,
         caption_text=caption_text,
