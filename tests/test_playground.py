@@ -22,7 +22,7 @@ from glassgrad.examples import linear_loss  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
 
 
-LIMIT_S = 0.75
+LIMIT_S = 3
 """The time limit the test sets through the page's ?limit= parameter (the page's default is longer)."""
 
 

@@ -196,6 +196,7 @@ def test_keyboard_focus_stays_on_a_control(reader: Reader) -> None:
 
 def test_links(reader: Reader, site_url: str) -> None:
     page = reader.page
+    reader.run("pass\n")  # Python loaded first: its "ready" line would otherwise race the lines checked below
     # A long program: the link is made, with a warning that it may be cut short.
     page.fill("textarea", "# " + "x" * 9_000 + "\n")
     page.click("[data-gg-do=link]")
