@@ -164,7 +164,11 @@ def graph_size(root):
     """How many values the graph behind `root` holds (None for PyTorch, whose graph lives in C++)."""
     if type(root).__module__.startswith("torch"):
         return None
-    operands = (lambda v: v._prev) if type(root).__module__.startswith("micrograd") else (lambda v: [link.value for link in v.parents])
+    operands = (
+        (lambda v: v._prev)
+        if type(root).__module__.startswith("micrograd")
+        else (lambda v: [link.value for link in v.parents])
+    )
     seen, stack = {id(root)}, [root]
     while stack:
         for parent in operands(stack.pop()):
@@ -175,8 +179,12 @@ def graph_size(root):
 
 
 def fresh_counters(key):
-    out = subprocess.run([sys.executable, __file__, "--counters", key] + (["--quick"] if QUICK else []),
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, __file__, "--counters", key] + (["--quick"] if QUICK else []),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return json.loads(out)
 
 
@@ -194,15 +202,19 @@ def report(mlp, chain):
     out("| engine | median ms | × plain Python | full collections |\n| --- | ---: | ---: | ---: |")
     for key, name in CHAIN_ENGINES.items():
         full = fresh_counters(key)["full_collections_in_chain"]
-        out(f"| {name} | {chain[key].median() * 1e3:,.1f} | {chain[key].median() / chain['plain'].median():.2f}× | {full} |")
+        out(
+            f"| {name} | {chain[key].median() * 1e3:,.1f} | {chain[key].median() / chain['plain'].median():.2f}× | {full} |"
+        )
     out(f"| micrograd 0.1.0 | {fresh_counters('micrograd')['full_collections_in_chain']} | | |")
     out("\n| target | measured | result |\n| --- | ---: | --- |")
     failed = False
     for key, wanted in TARGETS:
         ratio = mlp[key].median() / base
         failed |= ratio < wanted
-        out(f"| MLP: glassgrad ≥ {wanted:g}× faster than {MLP_ENGINES[key]} | {ratio:.2f}× | "
-              f"{'PASS' if ratio >= wanted else 'FAIL'} |")
+        out(
+            f"| MLP: glassgrad ≥ {wanted:g}× faster than {MLP_ENGINES[key]} | {ratio:.2f}× | "
+            f"{'PASS' if ratio >= wanted else 'FAIL'} |"
+        )
     text = "\n".join(lines)
     print(text)
     return (1 if failed and not QUICK else 0), text
@@ -214,7 +226,11 @@ def main():
         return 0
     import pyperf
 
-    options = {"processes": 1, "values": 1, "warmups": 0, "loops": 1} if QUICK else {"processes": 4, "values": 3, "warmups": 1}
+    options = (
+        {"processes": 1, "values": 1, "warmups": 0, "loops": 1}
+        if QUICK
+        else {"processes": 4, "values": 3, "warmups": 1}
+    )
 
     def keep_quick(cmd, args):
         if QUICK:
@@ -222,7 +238,9 @@ def main():
 
     runner = pyperf.Runner(add_cmdline_args=keep_quick, **options)
     runner.argparser.add_argument("--quick", action="store_true", help="tiny sizes, one process each")
-    runner.argparser.add_argument("--record", metavar="FILE", help="also write the tables, with the machine and the date, to FILE")
+    runner.argparser.add_argument(
+        "--record", metavar="FILE", help="also write the tables, with the machine and the date, to FILE"
+    )
     mlp = {key: runner.bench_time_func(f"mlp {key}", bench_mlp, key) for key in MLP_ENGINES}
     chain = {key: runner.bench_time_func(f"chain {key}", bench_chain, key) for key in CHAIN_ENGINES}
     if runner.args.worker:
@@ -242,9 +260,11 @@ def machine():
             cpu = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    return (f"Recorded by `make bench` on {date}: {cpu}, {os.cpu_count()} cores, {platform.system()}, "
-            f"Python {platform.python_version()}{', quick sizes' if QUICK else ''}.")
+    date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+    return (
+        f"Recorded by `make bench` on {date}: {cpu}, {os.cpu_count()} cores, {platform.system()}, "
+        f"Python {platform.python_version()}{', quick sizes' if QUICK else ''}."
+    )
 
 
 if __name__ == "__main__":

@@ -58,8 +58,12 @@ def timed(draw, root) -> str:
 
 
 def main() -> None:
-    print("Drawing dense random DAGs (seconds on this machine; CPU counts Python and Graphviz's dot, Graphviz dot alone)")
-    print(f"{'values':>7} {'links':>6} {'layout nodes':>13} {'wall s':>7} {'CPU s':>6} {'Graphviz s':>11} {'HTML MB':>8}")
+    print(
+        "Drawing dense random DAGs (seconds on this machine; CPU counts Python and Graphviz's dot, Graphviz dot alone)"
+    )
+    print(
+        f"{'values':>7} {'links':>6} {'layout nodes':>13} {'wall s':>7} {'CPU s':>6} {'Graphviz s':>11} {'HTML MB':>8}"
+    )
     largest = largest_dense_dag()
     sizes = [25, 50] if QUICK else sorted({25, 50, 100, 150, 200, 250, largest})
     for size in sizes:

@@ -31,7 +31,13 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 INTENT_SECONDS = 3.0
 CHAIN = "from glassgrad.scratch import Value, multiply\nL = Value(1.0)\nfor _ in range(100_000):\n    L = multiply(L, Value(1.0001))\n"
 
@@ -89,7 +95,12 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
         site = Path(folder) / "site"
-        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NOTEBOOK_EXECUTE": "false", "NOTEBOOK_CACHE_DIR": folder + "/nb"}
+        env = {
+            **os.environ,
+            "NO_MKDOCS_2_WARNING": "1",
+            "NOTEBOOK_EXECUTE": "false",
+            "NOTEBOOK_CACHE_DIR": folder + "/nb",
+        }
         print("building the site for the playground's measurement…", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True)
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
@@ -108,7 +119,9 @@ def main() -> None:
     def median(runs: list[dict[str, float]], key: str) -> float:
         return statistics.median(run[key] for run in runs)
 
-    print(f"\n## Playground: first Run (headless Chromium, local server, {os.cpu_count()} cores, median of {args.repeat})\n")
+    print(
+        f"\n## Playground: first Run (headless Chromium, local server, {os.cpu_count()} cores, median of {args.repeat})\n"
+    )
     print("| measure | value |")
     print("| --- | --- |")
     print(f"| first Run, Run as the reader's first act | {median(cold, 'first'):.1f} s |")

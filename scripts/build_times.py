@@ -34,7 +34,9 @@ def copy_project(destination: Path, repo: Path = REPO) -> None:
     first (it only checks on a machine that has them), so the copy's strict build finds them on a new machine.
     """
     subprocess.run(["bash", "scripts/setup.sh"], cwd=repo, check=True)
-    listed = subprocess.run(["git", "ls-files", "-coz", "--exclude-standard"], cwd=repo, check=True, capture_output=True)
+    listed = subprocess.run(
+        ["git", "ls-files", "-coz", "--exclude-standard"], cwd=repo, check=True, capture_output=True
+    )
     for name in filter(None, listed.stdout.decode().split("\0")):
         if (repo / name).is_file() and not (repo / name).is_symlink():
             (destination / name).parent.mkdir(parents=True, exist_ok=True)
@@ -45,8 +47,13 @@ def copy_project(destination: Path, repo: Path = REPO) -> None:
 
 def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: object) -> subprocess.Popen:
     """Start the mkdocs command `make TARGET` runs (from `make -n`) in `tree`, with this interpreter and the copy's `src`."""
-    dry = subprocess.run(["make", "-n", "-s", target, f"PY={shlex.quote(sys.executable)}", *variables],
-                         cwd=tree, check=True, capture_output=True, text=True).stdout
+    dry = subprocess.run(
+        ["make", "-n", "-s", target, f"PY={shlex.quote(sys.executable)}", *variables],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     (line,) = [line for line in dry.splitlines() if " mkdocs " in line]
     environment = {**os.environ, "PYTHONPATH": str(tree / "src"), "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.Popen(line, shell=True, cwd=tree, env=environment, **popen)
@@ -75,8 +82,11 @@ def save(path: Path, text: str) -> float:
 def serve_times(tree: Path, edits: int) -> tuple[float, list[float], float]:
     """Under `make serve`: the first build's seconds, each page edit's seconds, and the engine edit's."""
     chapter = max((tree / "docs" / "chapters").glob("*.md"), key=lambda path: path.stat().st_size)
-    engine = next(path for path in sorted((tree / "src" / "glassgrad").glob("*.py"))
-                  if path.name != "scratch.py" and ENGINE_FUNCTION in path.read_text(encoding="utf-8"))
+    engine = next(
+        path
+        for path in sorted((tree / "src" / "glassgrad").glob("*.py"))
+        if path.name != "scratch.py" and ENGINE_FUNCTION in path.read_text(encoding="utf-8")
+    )
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         host = f"127.0.0.1:{probe.getsockname()[1]}"
@@ -84,7 +94,9 @@ def serve_times(tree: Path, edits: int) -> tuple[float, list[float], float]:
     log = tree / "serve.log"
     start = time.perf_counter()
     with log.open("w", encoding="utf-8") as output:
-        server = run_make("serve", tree, variables=(f"HOST={host}",), stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        server = run_make(
+            "serve", tree, variables=(f"HOST={host}",), stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         first = wait_for(page, "</html>", start)
         original = chapter.read_text(encoding="utf-8")
@@ -123,9 +135,11 @@ def main() -> None:
     print("Author's loop (seconds, this machine)")
     print(f"  cold `make build` (notebook run, no cache) {cold:6.1f}   target <= {COLD_BUILD_TARGET:g}: {verdict}")
     print(f"  `make serve`, first build                  {initial:6.1f}")
-    print(f"  chapter page saved -> new page served      {statistics.median(page_edits):6.1f} median, "
-          f"{max(page_edits):.1f} worst of {len(page_edits)}   target <= {PAGE_EDIT_TARGET:g}: "
-          f"{'met' if max(page_edits) <= PAGE_EDIT_TARGET else 'MISSED'}")
+    print(
+        f"  chapter page saved -> new page served      {statistics.median(page_edits):6.1f} median, "
+        f"{max(page_edits):.1f} worst of {len(page_edits)}   target <= {PAGE_EDIT_TARGET:g}: "
+        f"{'met' if max(page_edits) <= PAGE_EDIT_TARGET else 'MISSED'}"
+    )
     print(f"  src/glassgrad saved -> API reference shows {engine_edit:6.1f}")
     sys.exit(1 if build.returncode else 0)
 

@@ -23,15 +23,15 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 import pytest
 from filelock import FileLock
-from hypothesis import HealthCheck, settings
-
 from helpers import REPO
+from hypothesis import HealthCheck, settings
 
 # The one hypothesis profile: no deadline and no speed health check (the machine is shared, and a graph
 # test's time depends on the graph drawn), 60 examples per property.
@@ -152,7 +152,9 @@ def keep_only_pages(tree: Path, pages: list[str]) -> None:
         text = page.read_text(encoding="utf-8")
         front_matter = re.match(r"---\n.*?\n---\n", text, re.DOTALL)
         title = re.search(r"^# .*$", text, re.MULTILINE)
-        page.write_text((front_matter[0] if front_matter else "") + (title[0] if title else "") + "\n", encoding="utf-8")
+        page.write_text(
+            (front_matter[0] if front_matter else "") + (title[0] if title else "") + "\n", encoding="utf-8"
+        )
 
 
 def needs_site(item: pytest.Item) -> bool:
@@ -181,7 +183,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter is not None else []
     if os.environ.get("CI") and exitstatus == pytest.ExitCode.OK and skipped:
-        reporter.write_line(f"CI: {len(skipped)} test(s) skipped; under CI a skip is a failure (see the reasons above)", red=True)
+        reporter.write_line(
+            f"CI: {len(skipped)} test(s) skipped; under CI a skip is a failure (see the reasons above)", red=True
+        )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
@@ -262,8 +266,15 @@ def built_site(_shared_builds: dict[str, _SharedBuild]) -> Path:
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium, which Playwright drives (its own browser download cannot work offline)."""
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -9,10 +9,11 @@ from __future__ import annotations
 import importlib.util
 import math
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 """The repository root (holds mkdocs.yml, docs/ and src/)."""
@@ -64,7 +65,14 @@ def executed_blocks(text: str, base: Path) -> list[tuple[str, dict[str, str]]]:
 
     fences = [{"name": name, "class": name, "validator": validator, "format": formatter} for name in ("python", "py")]
     md = markdown.Markdown(
-        extensions=["pymdownx.snippets", "pymdownx.superfences", "admonition", "pymdownx.details", "md_in_html", "attr_list"],
+        extensions=[
+            "pymdownx.snippets",
+            "pymdownx.superfences",
+            "admonition",
+            "pymdownx.details",
+            "md_in_html",
+            "attr_list",
+        ],
         extension_configs={
             "pymdownx.snippets": {"base_path": [str(base)], "check_paths": True},
             "pymdownx.superfences": {"custom_fences": fences},
@@ -110,10 +118,23 @@ class Page(HTMLParser):
 
     # (tag, attribute) pairs whose URL the browser fetches by itself when the page loads.
     FETCHED = {
-        ("script", "src"), ("img", "src"), ("img", "srcset"), ("iframe", "src"), ("source", "src"),
-        ("source", "srcset"), ("video", "src"), ("video", "poster"), ("audio", "src"), ("embed", "src"),
-        ("object", "data"), ("image", "href"), ("image", "xlink:href"), ("use", "href"), ("use", "xlink:href"),
-        ("input", "src"), ("track", "src"),
+        ("script", "src"),
+        ("img", "src"),
+        ("img", "srcset"),
+        ("iframe", "src"),
+        ("source", "src"),
+        ("source", "srcset"),
+        ("video", "src"),
+        ("video", "poster"),
+        ("audio", "src"),
+        ("embed", "src"),
+        ("object", "data"),
+        ("image", "href"),
+        ("image", "xlink:href"),
+        ("use", "href"),
+        ("use", "xlink:href"),
+        ("input", "src"),
+        ("track", "src"),
     }
     LINK_FETCHED = {"stylesheet", "icon", "preload", "modulepreload", "prefetch", "manifest", "apple-touch-icon"}
     LINKING = {("a", "href"), ("link", "href"), ("img", "src"), ("script", "src"), ("source", "src"), ("iframe", "src")}

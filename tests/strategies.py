@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from hypothesis import strategies as st
 
@@ -163,7 +163,9 @@ def in_domain(step: Step, nodes: Sequence[Value], out: Value) -> bool:
     if op in ("tanh", ".tanh", "sigmoid", ".sigmoid"):
         return abs(values[0]) <= 6.0  # saturated: 1 - t² cancels, and a one-ulp change of t moves it a lot
     if op in ("relu", ".relu"):
-        return abs(values[0]) >= 1e-2  # near the kink a rounding difference or a central-difference step flips the slope
+        return (
+            abs(values[0]) >= 1e-2
+        )  # near the kink a rounding difference or a central-difference step flips the slope
     if op in POWERS:
         p = step.exponent
         if not p.is_integer():
@@ -263,7 +265,9 @@ def error_scales(nodes: Sequence[Value], root: Value) -> tuple[dict[int, float],
     order = gg.dependency_safe_order(root)
     forward: dict[int, float] = {}
     for node in order:
-        forward[id(node)] = abs(node.data) + sum(abs(link.local_grad) * forward[id(link.value)] for link in node.parents)
+        forward[id(node)] = abs(node.data) + sum(
+            abs(link.local_grad) * forward[id(link.value)] for link in node.parents
+        )
     backward: dict[int, float] = {id(node): 0.0 for node in order}
     backward[id(root)] = 1.0
     for node in reversed(order):

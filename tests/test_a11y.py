@@ -17,13 +17,20 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
-from conftest import site_pages  # noqa: E402
 from helpers import nav_paths, url_of  # noqa: E402
+
+from conftest import site_pages  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-WCAG_A_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, "resultTypes": ["violations"]}
-COLOUR_RULES = {"runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]}, "resultTypes": ["violations"]}
+WCAG_A_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
+COLOUR_RULES = {
+    "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]},
+    "resultTypes": ["violations"],
+}
 """The dark palette changes colours only (Material's slate scheme swaps colour variables): in it, the rules about colour."""
 
 PAGES = [url_of(path) for path in nav_paths()]
@@ -62,7 +69,10 @@ def test_page_passes_axe_in_both_palettes_loads_cleanly_and_fits_a_phone(
     outside: list[str] = []
     tab.on("console", lambda message: message.type == "error" and errors.append(message.text))
     tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.on("request", lambda request: request.url.startswith((site_url, "data:", "blob:", "about:")) or outside.append(request.url))
+    tab.on(
+        "request",
+        lambda request: request.url.startswith((site_url, "data:", "blob:", "about:")) or outside.append(request.url),
+    )
     problems: list[str] = []
     try:
         tab.goto(site_url + page, wait_until="networkidle")
@@ -79,5 +89,7 @@ def test_page_passes_axe_in_both_palettes_loads_cleanly_and_fits_a_phone(
             problems.append(f"at 375 px the document is wider than the phone: {widths}")
     finally:
         context.close()
-    problems += [f"console error: {error}" for error in errors] + [f"request outside the site: {url}" for url in outside]
+    problems += [f"console error: {error}" for error in errors] + [
+        f"request outside the site: {url}" for url in outside
+    ]
     assert not problems, f"{page or 'Home'}:\n" + "\n".join(problems)

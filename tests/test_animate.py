@@ -11,10 +11,11 @@ import pytest
 
 pytest.importorskip("graphviz")
 
+from helpers import parse  # noqa: E402
+
 from glassgrad import Value, backward, dependency_safe_order, trace_dependency_safe_order  # noqa: E402
 from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
 from glassgrad.viz import draw_graph, fmt  # noqa: E402
-from helpers import parse  # noqa: E402
 from glassgrad.viz.animate import (  # noqa: E402
     animate_backward,
     animate_order,
@@ -129,11 +130,20 @@ def test_backward_frames_replay_the_engine_steps(name: str) -> None:
         assert marked(marks, "gg-current") == [ids[step.output]] and marked(marks, "gg-appended") == [ids[step.parent]]
         assert marked(marks, "gg-current", "-step-") == [f"{p}-step-{number}"] and "gg-shown" in marks[f"{p}-card"]
         card = re.sub("<[^>]+>", "", texts[f"{p}-card"])
-        upstream, local, contribution, before, after = (fmt(x) for x in (step.upstream, step.local, step.contribution, step.before, step.after))
+        upstream, local, contribution, before, after = (
+            fmt(x) for x in (step.upstream, step.local, step.contribution, step.before, step.after)
+        )
         assert f"{number}.{step.output.label} → {step.parent.label}" in card
-        assert f"= {upstream} ×" in card and f"= {local} =" in card and f"= {contribution}" in card and f"{before} → {after}" in card
+        assert (
+            f"= {upstream} ×" in card
+            and f"= {local} =" in card
+            and f"= {contribution}" in card
+            and f"{before} → {after}" in card
+        )
     # The grads shown at the end are every node's gradient.
-    assert {node: states[-1][1][ids[node] + "-grad"] for node in order} == {node: f"grad {fmt(node.grad)}" for node in order}
+    assert {node: states[-1][1][ids[node] + "-grad"] for node in order} == {
+        node: f"grad {fmt(node.grad)}" for node in order
+    }
 
 
 @pytest.mark.parametrize("make", [animate_order, animate_backward, lambda root: animate_backward(root, trace=False)])

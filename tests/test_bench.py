@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from helpers import REPO as ROOT
 
 
@@ -31,8 +30,9 @@ def quick_tables() -> list[list[list[str]]]:
     pytest.importorskip("torch")
     pytest.importorskip("pyperf")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    run = subprocess.run([sys.executable, "scripts/bench.py", "--quick"], capture_output=True, text=True,
-                         timeout=300, cwd=ROOT)
+    run = subprocess.run(
+        [sys.executable, "scripts/bench.py", "--quick"], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     assert (ROOT / "README.md").read_text(encoding="utf-8") == readme  # the script never edits files
     return markdown_tables(run.stdout)
@@ -41,7 +41,9 @@ def quick_tables() -> list[list[list[str]]]:
 def test_tables_name_every_engine_with_a_number_or_the_failure(quick_tables) -> None:
     mlp, chain, targets = quick_tables
     assert [row[0] for row in mlp[1:]] == [
-        "glassgrad `L.backward()`", "glassgrad `backward(L)` (steps recorded)", "micrograd 0.1.0",
+        "glassgrad `L.backward()`",
+        "glassgrad `backward(L)` (steps recorded)",
+        "micrograd 0.1.0",
         "PyTorch scalar tensors (float64)",
     ]
     assert mlp[1][2] == "1.00×" and all(float(row[1].replace(",", "")) > 0 for row in mlp[1:])

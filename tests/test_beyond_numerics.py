@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import inspect
 import math
-import re
 import sys
 
 import pytest
 import torch
-
-from glassgrad import ParentLink, Value, backward, examples, gradcheck, ops, torch_reference
-from conftest import page_html
 from helpers import flat_text, run_glassgrad, run_torch
+
+from glassgrad import backward, examples, gradcheck, ops, torch_reference
+
+from conftest import page_html
 
 mpmath = pytest.importorskip("mpmath")
 
@@ -138,8 +138,11 @@ def test_gradcheck_page_shows_every_op_and_the_step_size_plot(built_site):
     page = page_html(built_site, "beyond/gradcheck/")
     assert page.count('class="gg gg-plot"') == 1
     text = page_text(built_site, "beyond/gradcheck/")
-    public = [name for name, obj in vars(ops).items()
-              if inspect.isfunction(obj) and obj.__module__ == ops.__name__ and not name.startswith("_")]
+    public = [
+        name
+        for name, obj in vars(ops).items()
+        if inspect.isfunction(obj) and obj.__module__ == ops.__name__ and not name.startswith("_")
+    ]
     for name in public:
         assert name in text
     assert f"{gradcheck(lambda u: ops.power(u, 2.5), [1.7]):.1e}" in text

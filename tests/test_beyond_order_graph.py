@@ -8,14 +8,14 @@ them in one session. Every expected number is derived from the graph's own links
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 
 import pytest
+from helpers import flat_text, run_snippets
+
+from glassgrad import backward, dependency_safe_order, scratch
 
 from conftest import REPO, page_html
-from helpers import flat_text, run_snippets
-from glassgrad import backward, dependency_safe_order, scratch
 
 SNIPPETS = REPO / "docs" / "snippets" / "why_order"
 PAGE = "beyond/why-order/"
@@ -204,11 +204,11 @@ def test_page_shows_the_computed_wrong_numbers(built_site: Path, page: dict) -> 
 @pytest.mark.site
 def test_page_shows_work_counts_and_recursion_figures(built_site: Path, page: dict) -> None:
     text = text_of(page_html(built_site, PAGE))
-    assert f"{2 ** 17 - 2:,}" in text  # every-path updates at 16 levels
+    assert f"{2**17 - 2:,}" in text  # every-path updates at 16 levels
     assert "RecursionError: maximum recursion depth exceeded" in text
     assert f"recursion limit: {page['DEFAULT_LIMIT']}" in text
     assert "x.grad = " in text and "k.grad = " in text  # the million-node chain's backward ran
-    assert f"{1.000001 ** 1_000_000:.7f}"[:8] in text  # ≈ e, as computed on the page
+    assert f"{1.000001**1_000_000:.7f}"[:8] in text  # ≈ e, as computed on the page
 
 
 @pytest.mark.site

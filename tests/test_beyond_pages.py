@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from conftest import REPO, page_html, site_pages
 
 pytestmark = pytest.mark.site
@@ -54,7 +55,7 @@ def anchors(html: str) -> list[tuple[str, str]]:
 
 def visible_text(html: str) -> str:
     """The page's text, tags removed (for phrases that span inline markup)."""
-    article = html[html.index("<article"):html.index("</article>")]
+    article = html[html.index("<article") : html.index("</article>")]
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", article))
 
 
@@ -66,7 +67,9 @@ def test_no_link_points_at_a_local_server(built_site: Path) -> None:
     # The downloadable notebook links to the published site, wherever it was built.
     notebook = (built_site / "notebook/tutorial/tutorial.ipynb").read_text(encoding="utf-8")
     assert not LOCAL.search(notebook)
-    cells = "".join("".join(cell["source"]) for cell in json.loads(notebook)["cells"] if cell["cell_type"] == "markdown")
+    cells = "".join(
+        "".join(cell["source"]) for cell in json.loads(notebook)["cells"] if cell["cell_type"] == "markdown"
+    )
     targets = re.findall(r"\]\((\S+?)\)", cells)
     assert f"{PUBLISHED}playground/?preset=linear" in targets
     assert all(not target.endswith(".md") for target in targets), targets
@@ -82,7 +85,7 @@ def test_not_found_page_gives_a_way_back_without_fetching_repository_facts(built
     assert 'data-md-component="source"' not in html  # Material would ask api.github.com for stars and forks
     text = visible_text(html)
     assert "Page not found" in text
-    links = dict((text.strip(), href) for href, text in anchors(html[html.index("<article"):]))
+    links = dict((text.strip(), href) for href, text in anchors(html[html.index("<article") :]))
     assert links["The home page"] == "/"
     assert links["Chapter 1: the whole example in PyTorch"] == "/chapters/1-pytorch/"
     assert re.search(r'<form[^>]*action="/"[^>]*role="search"', html) and 'name="q"' in html
@@ -92,7 +95,10 @@ def test_not_found_page_gives_a_way_back_without_fetching_repository_facts(built
 def test_not_found_page_requests_nothing_outside_and_its_search_opens(browser: Any, site_url: str) -> None:
     page = browser.new_page(viewport={"width": 375, "height": 800})
     outside: list[str] = []
-    page.on("request", lambda request: request.url.startswith((site_url, "data:", "blob:", "about:")) or outside.append(request.url))
+    page.on(
+        "request",
+        lambda request: request.url.startswith((site_url, "data:", "blob:", "about:")) or outside.append(request.url),
+    )
     try:
         page.goto(site_url + "404.html", wait_until="networkidle")
         assert outside == []
@@ -109,7 +115,7 @@ def test_not_found_page_requests_nothing_outside_and_its_search_opens(browser: A
 
 def test_every_see_in_the_reference_is_a_link(built_site: Path) -> None:
     html = page_html(built_site, "reference/")
-    article = html[html.index("<article"):html.index("</article>")]
+    article = html[html.index("<article") : html.index("</article>")]
     plain = re.findall(r"\b[Ss]ee <code>[^<]*</code>", article)
     assert plain == []
     linked = re.findall(r'\b[Ss]ee <a [^>]*href="([^"]+)"', article)
@@ -120,16 +126,36 @@ def test_every_see_in_the_reference_is_a_link(built_site: Path) -> None:
 
 def test_reference_documents_what_a_reuser_needs_and_no_plumbing(built_site: Path) -> None:
     html = page_html(built_site, "reference/")
-    article = html[html.index("<article"):html.index("</article>")]
+    article = html[html.index("<article") : html.index("</article>")]
     ids = set(re.findall(r'id="([^"]+)"', article))
-    wanted = {"glassgrad.Value", "glassgrad.BackwardStep", "glassgrad.BackwardSteps", "glassgrad.backward",
-              "glassgrad.scratch", "glassgrad.scratch.backward", "glassgrad.viz.graph.MAX_VALUES", "glassgrad.relu"}
+    wanted = {
+        "glassgrad.Value",
+        "glassgrad.BackwardStep",
+        "glassgrad.BackwardSteps",
+        "glassgrad.backward",
+        "glassgrad.scratch",
+        "glassgrad.scratch.backward",
+        "glassgrad.viz.graph.MAX_VALUES",
+        "glassgrad.relu",
+    }
     assert wanted <= ids
     # Value's operators, each a link to the operation it calls.
-    value = article[article.index('id="glassgrad.Value"'):article.index('id="glassgrad.ParentLink"')]
+    value = article[article.index('id="glassgrad.Value"') : article.index('id="glassgrad.ParentLink"')]
     for operator, operation in (("u + v", "add"), ("u / v", "divide"), ("u ** k", "power"), ("-u", "negate")):
-        assert re.search(rf"<code>{re.escape(operator)}</code>.*?href=\"#glassgrad\.{operation}\"", value, re.S), operator
-    plumbing = ("node_id", "op_id", "edge_id", "out_id", "frames_json", "script_text", "stylesheet_text", "viz.fmt", "_Freed")
+        assert re.search(rf"<code>{re.escape(operator)}</code>.*?href=\"#glassgrad\.{operation}\"", value, re.S), (
+            operator
+        )
+    plumbing = (
+        "node_id",
+        "op_id",
+        "edge_id",
+        "out_id",
+        "frames_json",
+        "script_text",
+        "stylesheet_text",
+        "viz.fmt",
+        "_Freed",
+    )
     assert [name for name in plumbing if any(name in identifier for identifier in ids) or name in article] == []
     assert sum(identifier.endswith(".gradcheck") for identifier in ids) == 1
 
@@ -148,11 +174,18 @@ def test_install_lines_are_the_readmes(built_site: Path) -> None:
 
 def test_the_package_is_introduced_before_the_pages_that_use_it(built_site: Path) -> None:
     html = page_html(built_site, "")
-    nav = html[html.index('class="md-nav md-nav--primary'):]
+    nav = html[html.index('class="md-nav md-nav--primary') :]
     order = [href for href, _ in anchors(nav) if "beyond/" in href]
     assert order[0].endswith("package/"), order
     bridge = visible_text(page_html(built_site, "beyond/package/"))
-    for phrase in ("multiply(w, x, \"m\")", "(w * x + b - y) ** 2", "u.relu()", "u.log()", "record=False", "accumulate=True"):
+    for phrase in (
+        'multiply(w, x, "m")',
+        "(w * x + b - y) ** 2",
+        "u.relu()",
+        "u.log()",
+        "record=False",
+        "accumulate=True",
+    ):
         assert phrase.replace('"', "&quot;") in bridge or phrase in bridge, phrase
 
 
@@ -202,9 +235,13 @@ def test_notebook_first_figure_is_whole_and_no_empty_prompt(browser: Any, site_u
     try:
         page.goto(site_url + "notebook/tutorial/")
         first = page.locator(".jp-OutputArea-output .gg-graph").first
-        cut = first.evaluate("figure => [...figure.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length")
+        cut = first.evaluate(
+            "figure => [...figure.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length"
+        )
         assert cut == 0
-        prompts = page.evaluate("[...document.querySelectorAll('.jp-OutputPrompt')].filter(e => e.offsetParent !== null).map(e => e.textContent.trim())")
+        prompts = page.evaluate(
+            "[...document.querySelectorAll('.jp-OutputPrompt')].filter(e => e.offsetParent !== null).map(e => e.textContent.trim())"
+        )
         assert prompts == []
     finally:
         page.close()
@@ -233,4 +270,7 @@ def test_printed_output_is_labelled_on_every_page_beyond_the_tutorial(built_site
         boxed = printed_blocks(page_html(built_site, page))
         counts[page] = (sum(boxed), len(boxed))
     assert {page: both for page, both in counts.items() if both[0] != both[1]} == {}
-    assert all(counts[page][1] > 0 for page in ("beyond/why-order/", "beyond/pytorch-graph/", "beyond/accumulation/", "training/"))
+    assert all(
+        counts[page][1] > 0
+        for page in ("beyond/why-order/", "beyond/pytorch-graph/", "beyond/accumulation/", "training/")
+    )

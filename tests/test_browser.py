@@ -11,17 +11,19 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from conftest import site_pages  # noqa: E402
 from glassgrad import Value, backward, dependency_safe_order, trace_dependency_safe_order  # noqa: E402
 from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
+
+from conftest import site_pages  # noqa: E402
 
 pytestmark = pytest.mark.browser  # and `site`, from conftest, on each test that reads the built site
 
@@ -81,7 +83,11 @@ def visit(browser: Any, desktop: Any, site_url: str) -> Iterator[Callable[..., V
 
 
 def pages_with_players(built_site: Path) -> list[str]:
-    return [page for page in site_pages(built_site) if 'class="gg gg-player"' in (built_site / page / "index.html").read_text("utf-8")]
+    return [
+        page
+        for page in site_pages(built_site)
+        if 'class="gg gg-player"' in (built_site / page / "index.html").read_text("utf-8")
+    ]
 
 
 def players(page: Any, kind: str) -> list[Any]:
@@ -113,10 +119,12 @@ def check_against_frames(states: list[dict[str, Any]], data: dict[str, Any]) -> 
     for step, (seen, frame) in enumerate(zip(states, data["frames"])):
         folded.update(frame["texts"])
         assert seen["step"] == step and seen["status"] == f"{frame['label']}. {frame['text']}"
-        assert {i: set(classes) & frame_classes for i, classes in seen["classes"].items() if set(classes) & frame_classes} == {
-            i: set(classes.split()) for i, classes in frame["marks"].items()
+        assert {
+            i: set(classes) & frame_classes for i, classes in seen["classes"].items() if set(classes) & frame_classes
+        } == {i: set(classes.split()) for i, classes in frame["marks"].items()}
+        assert {i: seen["texts"][i] for i in folded} == {
+            i: html.unescape(re.sub("<[^>]+>", "", text)) for i, text in folded.items()
         }
-        assert {i: seen["texts"][i] for i in folded} == {i: html.unescape(re.sub("<[^>]+>", "", text)) for i, text in folded.items()}
 
 
 # The state of a player as the reader sees it, read in one round trip per step.
@@ -176,8 +184,17 @@ def expected_order_states(root: Value) -> list[dict[str, Any]]:
                 "active": link,
             }
         )
-    states.append({**states[-1], "current": [], "appended": [], "skipped": [], "path": [], "active": None,
-                   "schedule": order[::-1]})
+    states.append(
+        {
+            **states[-1],
+            "current": [],
+            "appended": [],
+            "skipped": [],
+            "path": [],
+            "active": None,
+            "schedule": order[::-1],
+        }
+    )
     return states
 
 
@@ -281,7 +298,9 @@ def test_animations_replay_the_engine_traces(built_site: Path, visit: Callable[.
     assert order_graphs == backward_graphs == {len(dependency_safe_order(make())) for make in GRAPHS.values()}
 
 
-def test_back_undoes_a_step_reset_returns_to_the_start_and_keys_step(built_site: Path, visit: Callable[..., Visit]) -> None:
+def test_back_undoes_a_step_reset_returns_to_the_start_and_keys_step(
+    built_site: Path, visit: Callable[..., Visit]
+) -> None:
     page = next(p for p in pages_with_players(built_site) if "2-" in p)
     session = visit(page)
     player = players(session.page, "backward")[0]
@@ -324,7 +343,9 @@ def test_a_trace_card_and_its_edge_highlight_each_other(built_site: Path, visit:
     for card in (cards[0], cards[-1]):
         ids = [card.get_attribute(name) for name in ("data-gg-edge", "data-gg-output-node", "data-gg-parent-node")]
         card.hover()
-        lit = session.page.evaluate("ids => ids.map(id => document.getElementById(id).classList.contains('gg-linked'))", ids)
+        lit = session.page.evaluate(
+            "ids => ids.map(id => document.getElementById(id).classList.contains('gg-linked'))", ids
+        )
         assert lit == [True, True, True]
         session.page.mouse.move(0, 0)
         assert not session.page.evaluate("id => document.getElementById(id).classList.contains('gg-linked')", ids[0])
@@ -336,7 +357,9 @@ def test_a_trace_card_and_its_edge_highlight_each_other(built_site: Path, visit:
 
 
 @pytest.mark.parametrize("api", ["Fullscreen API", "overlay fallback"])
-def test_full_screen_opens_and_closes(built_site: Path, visit: Callable[..., Visit], browser: Any, site_url: str, api: str) -> None:
+def test_full_screen_opens_and_closes(
+    built_site: Path, visit: Callable[..., Visit], browser: Any, site_url: str, api: str
+) -> None:
     page = next(p for p in pages_with_players(built_site) if "2-" in p)
     if api == "Fullscreen API":
         session = visit(page)
@@ -403,7 +426,9 @@ def contrast_problems(page: Any) -> list[tuple[str, float]]:
     return [(content, round(ratio, 2)) for content, ratio in ratios if ratio < 4.5]
 
 
-def test_graph_text_contrasts_with_its_background_in_both_palettes(built_site: Path, visit: Callable[..., Visit]) -> None:
+def test_graph_text_contrasts_with_its_background_in_both_palettes(
+    built_site: Path, visit: Callable[..., Visit]
+) -> None:
     page = next(p for p in pages_with_players(built_site) if "2-" in p)
     session = visit(page, viewport={"width": 1280, "height": 900})
     assert contrast_problems(session.page) == []
@@ -429,7 +454,9 @@ def test_without_javascript_the_lists_and_trace_are_complete(built_site: Path, v
     root = match_graph(player)
     names = [node.label for node in dependency_safe_order(root)]
     assert player.eval_on_selector_all(".gg-order-list .gg-chip", "els => els.map(e => e.textContent)") == names
-    assert player.eval_on_selector_all(".gg-schedule-list .gg-chip", "els => els.map(e => e.textContent)") == names[::-1]
+    assert (
+        player.eval_on_selector_all(".gg-schedule-list .gg-chip", "els => els.map(e => e.textContent)") == names[::-1]
+    )
     assert not player.query_selector(".gg-player-controls").is_visible()
     trace_cards = session.page.query_selector_all(".gg-step[data-gg-step]")
     assert len(trace_cards) >= len(backward(root))

@@ -21,7 +21,9 @@ def test_the_copy_gets_the_npm_packages_setup_fetches_on_a_new_machine(tmp_path)
     (repo / "scripts").mkdir(parents=True)
     (repo / "mkdocs.yml").write_text("site_name: x\n")
     # What scripts/setup.sh does for the npm packages, without the network: unpack into .cache/npm.
-    (repo / "scripts" / "setup.sh").write_text("mkdir -p .cache/npm/pyodide && echo pyodide@1 > .cache/npm/pyodide/.version\n")
+    (repo / "scripts" / "setup.sh").write_text(
+        "mkdir -p .cache/npm/pyodide && echo pyodide@1 > .cache/npm/pyodide/.version\n"
+    )
     (repo / ".gitignore").write_text(".cache/\n")
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
     assert not (repo / ".cache").exists()  # a fresh clone: no npm packages yet

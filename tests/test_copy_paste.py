@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import markdown
 import pytest
@@ -44,7 +43,10 @@ STATED = {
     "chapters/3-fused-sigmoid.md": [
         ("9 values instead of 12, 8 reverse edges instead of 11", "fused:  9 values, 8 reverse edges"),
         ("9 values instead of 12, 8 reverse edges instead of 11", "atomic: 12 values, 11 reverse edges"),
-        (r"\(\partial L/\partial w=-0.5\), \(\partial L/\partial x=-0.125\)", "final gradients: w = -0.5, x = -0.125, b = -0.25, y = 1"),
+        (
+            r"\(\partial L/\partial w=-0.5\), \(\partial L/\partial x=-0.125\)",
+            "final gradients: w = -0.5, x = -0.125, b = -0.25, y = 1",
+        ),
         (r"their product is \(0.25\)", "sigmoid local: 4 atomic factors = 0.25 = 1 fused factor"),
         ("for the fused graph, the atomic graph and\nPyTorch alike", "✓ fused, atomic and PyTorch agree at every node"),
     ],
@@ -53,11 +55,14 @@ STATED = {
 
 def visible_code(chapter: str) -> list[str]:
     """The Python blocks the chapter shows, in order, with their ``--8<--`` includes expanded."""
-    snippets = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={
-        "pymdownx.snippets": {"base_path": [str(REPO)], "check_paths": True}}).preprocessors["snippet"]
+    snippets = markdown.Markdown(
+        extensions=["pymdownx.snippets"],
+        extension_configs={"pymdownx.snippets": {"base_path": [str(REPO)], "check_paths": True}},
+    ).preprocessors["snippet"]
     text = "\n".join(snippets.run((REPO / "docs" / chapter).read_text(encoding="utf-8").split("\n")))
     return [
-        fence["code"] for fence in FENCE.finditer(text)
+        fence["code"]
+        for fence in FENCE.finditer(text)
         if fence["lang"] in {"python", "py"} and re.search(r'\bsource="(?!none)', fence["options"])
     ]
 
@@ -81,7 +86,9 @@ def pasted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, subprocess.Com
 
 
 @pytest.mark.parametrize("chapter", sorted(STATED))
-def test_visible_code_prints_what_the_prose_states(chapter: str, pasted: dict[str, subprocess.CompletedProcess[str]]) -> None:
+def test_visible_code_prints_what_the_prose_states(
+    chapter: str, pasted: dict[str, subprocess.CompletedProcess[str]]
+) -> None:
     assert len(visible_code(chapter)) >= 3, f"{chapter} shows only a few code blocks"
     run = pasted[chapter]
     assert run.returncode == 0, f"{chapter}'s visible code fails when pasted in order:\n{run.stderr[-3000:]}"
@@ -97,7 +104,11 @@ def test_each_chapter_shows_how_to_install_what_it_imports() -> None:
         text = (REPO / "docs" / chapter).read_text(encoding="utf-8")
         install = re.findall(r'`(pip install "glassgrad\[[^`]*)`', text)
         assert len(install) == 1 and "graphviz" in text.lower(), chapter
-        assert "@ git+https://github.com/glassgrad/glassgrad" in install[0] and "viz" in install[0] and "torch" in install[0]
+        assert (
+            "@ git+https://github.com/glassgrad/glassgrad" in install[0]
+            and "viz" in install[0]
+            and "torch" in install[0]
+        )
         assert install[0].split(" @ ")[1] in readme  # the same source as the README's install lines
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from collections.abc import Iterator
 from types import ModuleType
-from typing import Iterator
 
 import pytest
 
@@ -131,7 +131,12 @@ def test_the_walk_finds_the_api() -> None:
     import glassgrad.nn
 
     names = {qualified for qualified, _, _ in documented_callables(glassgrad.nn)}
-    assert {"glassgrad.nn.MLP", "glassgrad.nn.MLP.parameters", "glassgrad.nn.Neuron.__call__", "glassgrad.nn.train"} <= names
+    assert {
+        "glassgrad.nn.MLP",
+        "glassgrad.nn.MLP.parameters",
+        "glassgrad.nn.Neuron.__call__",
+        "glassgrad.nn.train",
+    } <= names
 
 
 def test_an_undocumented_parameter_is_caught() -> None:

@@ -25,7 +25,9 @@ from conftest import REPO, copy_tree, keep_only_pages
 pytestmark = pytest.mark.site
 
 CHAPTER = "docs/chapters/1-pytorch.md"
-RAISING_BLOCK = '```python exec="1" session="ch1"\nanswer = 42\nraise RuntimeError("deliberate failure for the test")\n```\n'
+RAISING_BLOCK = (
+    '```python exec="1" session="ch1"\nanswer = 42\nraise RuntimeError("deliberate failure for the test")\n```\n'
+)
 FIXED_BLOCK = '```python exec="1" session="ch1"\nanswer = 42\nprint(f"The answer is {answer}.")\n```\n'
 BUILD_TIMEOUT = 120
 SERVE_TIMEOUT = 60  # seconds for the first build of the trimmed copy to be served
@@ -104,9 +106,24 @@ def test_serve_shows_the_failure_on_its_page_keeps_serving_and_reloads_the_fix(t
     base = f"http://{host}/"
     log = (tmp_path / "serve.log").open("w+", encoding="utf-8")
     # `make serve` itself (its set-up taken as done), so the test follows the Makefile's flags.
-    command = ["make", "--no-print-directory", "-o", "setup", "serve", f"HOST={host}", f"PY={shlex.quote(sys.executable)}"]
-    server = subprocess.Popen(command, cwd=tree, env=environment(tree), stdout=log, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, start_new_session=True)
+    command = [
+        "make",
+        "--no-print-directory",
+        "-o",
+        "setup",
+        "serve",
+        f"HOST={host}",
+        f"PY={shlex.quote(sys.executable)}",
+    ]
+    server = subprocess.Popen(
+        command,
+        cwd=tree,
+        env=environment(tree),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + SERVE_TIMEOUT
         while True:
@@ -130,7 +147,9 @@ def test_serve_shows_the_failure_on_its_page_keeps_serving_and_reloads_the_fix(t
 
         epoch = int(re.search(r"livereload\((\d+),", chapter)[1])
         chapter_file = tree / CHAPTER
-        chapter_file.write_text(chapter_file.read_text(encoding="utf-8").replace(RAISING_BLOCK, FIXED_BLOCK), encoding="utf-8")
+        chapter_file.write_text(
+            chapter_file.read_text(encoding="utf-8").replace(RAISING_BLOCK, FIXED_BLOCK), encoding="utf-8"
+        )
         # The browser's reload signal: the live-reload poll answers with a newer build.
         status, newer = get(f"{base}livereload/{epoch}/1", timeout=SERVE_TIMEOUT)
         assert status == 200 and int(newer) > epoch

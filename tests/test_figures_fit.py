@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from helpers import nav_paths, url_of
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
@@ -91,7 +90,10 @@ def test_every_graph_fits_the_screen(tab: Any, site_url: str, page: str) -> None
             if found and figure["fullscreen"]:  # a player's graph may open full screen instead
                 player = f"#{figure['fullscreen']}"
                 tab.click(f"{player} [data-gg-action=fullscreen]")
-                found = [f"full screen: {problem}" for problem in problems(tab.evaluate(MEASURE_FULLSCREEN, figure["fullscreen"]), smallest)]
+                found = [
+                    f"full screen: {problem}"
+                    for problem in problems(tab.evaluate(MEASURE_FULLSCREEN, figure["fullscreen"]), smallest)
+                ]
                 tab.keyboard.press("Escape")
                 tab.evaluate("id => document.getElementById(id).ggClose()", figure["fullscreen"])
             failures += [f"{width} px, figure {figure['index']} ({figure['title']}): {problem}" for problem in found]
@@ -113,7 +115,9 @@ def test_chapter_3_compares_its_two_graphs_at_a_glance(tab: Any, site_url: str, 
     tab.set_viewport_size({"width": width, "height": 800})
     tab.goto(site_url + "chapters/3-fused-sigmoid/")
     fused, atomic = tab.evaluate(COMPARE)
-    assert abs(fused["scale"] - atomic["scale"]) < 0.01 * atomic["scale"], "the two graphs are drawn at different scales"
+    assert abs(fused["scale"] - atomic["scale"]) < 0.01 * atomic["scale"], (
+        "the two graphs are drawn at different scales"
+    )
     assert abs(fused["top"] - atomic["top"]) <= 1, "the two graphs do not start at the same height"
     assert fused["right"] <= atomic["left"], "the two graphs are not side by side"
     assert fused["marked"] == atomic["marked"] == 1, "the sigmoid is not framed in both graphs"
@@ -127,8 +131,10 @@ def test_chapter_3_compares_its_two_graphs_at_a_glance(tab: Any, site_url: str, 
     )
     assert framed == [["σ"], ["−", "exp", "+1", "1/x"]]
     # The two players are side by side on a wide screen, as the chapter says, one above the other on a phone.
-    tops = tab.evaluate("[...document.querySelector('article .gg-side-by-side').querySelectorAll('.gg-player')]"
-                        ".map(p => p.getBoundingClientRect().top)")
+    tops = tab.evaluate(
+        "[...document.querySelector('article .gg-side-by-side').querySelectorAll('.gg-player')]"
+        ".map(p => p.getBoundingClientRect().top)"
+    )
     assert len(tops) == 2
     assert (abs(tops[0] - tops[1]) <= 1) == (width == 1280)
 

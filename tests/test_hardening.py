@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import glassgrad as gg
-from glassgrad import ParentLink, Value, backward
+from glassgrad import ParentLink, Value
 from glassgrad.checks import gradcheck
 from glassgrad.nn import MLP, train
 
@@ -155,14 +155,34 @@ def test_the_thread_rules_are_in_the_api_reference() -> None:
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: Value(1.0, "x", parents=None), TypeError, r"Value 'x': parents must be an iterable of ParentLink.*NoneType"),
-        (lambda: gradcheck(lambda a: a * a, [1.0], eps=0), ValueError, r"gradcheck: eps must be a positive finite.*got 0"),
+        (
+            lambda: Value(1.0, "x", parents=None),
+            TypeError,
+            r"Value 'x': parents must be an iterable of ParentLink.*NoneType",
+        ),
+        (
+            lambda: gradcheck(lambda a: a * a, [1.0], eps=0),
+            ValueError,
+            r"gradcheck: eps must be a positive finite.*got 0",
+        ),
         (lambda: gradcheck(lambda a: a * a, [1.0], eps=math.inf), ValueError, r"gradcheck: eps"),
-        (lambda: train([Value(1.0)], lambda: Value(1.0) * 1.0, steps=1, learning_rate="0.1", progress=False),
-         TypeError, r"train: learning_rate expects a real number.*str '0.1'"),
-        (lambda: train([Value(1.0)], lambda: Value(1.0) * 1.0, steps=1, learning_rate=lambda step: None, progress=False),
-         TypeError, r"train: learning_rate\(0\) expects a real number.*NoneType"),
-        (lambda: MLP(2, 3), TypeError, r"MLP: nouts must be a list of layer widths.*int 3; for one layer of 3 write \[3\]"),
+        (
+            lambda: train([Value(1.0)], lambda: Value(1.0) * 1.0, steps=1, learning_rate="0.1", progress=False),
+            TypeError,
+            r"train: learning_rate expects a real number.*str '0.1'",
+        ),
+        (
+            lambda: train(
+                [Value(1.0)], lambda: Value(1.0) * 1.0, steps=1, learning_rate=lambda step: None, progress=False
+            ),
+            TypeError,
+            r"train: learning_rate\(0\) expects a real number.*NoneType",
+        ),
+        (
+            lambda: MLP(2, 3),
+            TypeError,
+            r"MLP: nouts must be a list of layer widths.*int 3; for one layer of 3 write \[3\]",
+        ),
     ],
 )
 def test_bad_arguments_name_what_was_wrong(call, error, message) -> None:

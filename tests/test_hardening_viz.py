@@ -8,10 +8,17 @@ pytest.importorskip("graphviz")
 
 from glassgrad import Value  # noqa: E402
 from glassgrad.viz import (  # noqa: E402
-    animate_backward, animate_order, draw_graph, order_violations, show_backward_steps, show_complete_state,
-    show_dependency_order, show_order_walk, show_parent_link,
+    animate_backward,
+    animate_order,
+    draw_graph,
+    graph,  # noqa: E402
+    order_violations,
+    show_backward_steps,
+    show_complete_state,
+    show_dependency_order,
+    show_order_walk,
+    show_parent_link,
 )
-from glassgrad.viz import graph  # noqa: E402
 
 
 def sum_of(leaves: int) -> Value:

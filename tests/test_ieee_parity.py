@@ -20,9 +20,17 @@ import glassgrad as gg  # noqa: E402
 EDGES = (0.0, -0.0, 1.0, -1.0, 2.5, 5e-324, -5e-324, 1e-310, 1e308, -1e308, math.inf, -math.inf, math.nan)
 
 UNARY = {
-    "exp": lambda u: u.exp(), "log": lambda u: u.log(), "tanh": lambda u: u.tanh(), "relu": lambda u: u.relu(),
-    "sigmoid": lambda u: u.sigmoid(), "neg": operator.neg, "square": lambda u: u * u, "sqrt": lambda u: u**0.5,
-    "pow3": lambda u: u**3, "pow-1": lambda u: u**-1, "reciprocal": lambda u: 1 / u,
+    "exp": lambda u: u.exp(),
+    "log": lambda u: u.log(),
+    "tanh": lambda u: u.tanh(),
+    "relu": lambda u: u.relu(),
+    "sigmoid": lambda u: u.sigmoid(),
+    "neg": operator.neg,
+    "square": lambda u: u * u,
+    "sqrt": lambda u: u**0.5,
+    "pow3": lambda u: u**3,
+    "pow-1": lambda u: u**-1,
+    "reciprocal": lambda u: 1 / u,
 }
 BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "div": operator.truediv}
 
@@ -108,8 +116,13 @@ def test_the_readme_lists_every_accepted_difference() -> None:
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    for phrase in ("infinite or `nan` upstream", "overflows for a subnormal", "`-0.0` contributions is `+0.0`",
-                   "−745.13 < z < −709.78", "fma(−t, t, 1)"):
+    for phrase in (
+        "infinite or `nan` upstream",
+        "overflows for a subnormal",
+        "`-0.0` contributions is `+0.0`",
+        "−745.13 < z < −709.78",
+        "fma(−t, t, 1)",
+    ):
         assert phrase in readme
 
 

@@ -6,7 +6,6 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
-
 from helpers import Page, parse
 
 
@@ -50,8 +49,12 @@ def test_every_internal_link_and_fragment_resolves(built_site: Path) -> None:
 
 def test_checker_finds_a_missing_page_and_a_missing_fragment(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
-    (tmp_path / "a/index.html").write_text('<h1 id="top-heading">A</h1><a href="../b/">b</a><a href="#top-heading">ok</a>')
-    (tmp_path / "index.html").write_text('<a href="a/#top-heading">ok</a><a href="a/#gone">x</a><a href="https://e.example/">out</a>')
+    (tmp_path / "a/index.html").write_text(
+        '<h1 id="top-heading">A</h1><a href="../b/">b</a><a href="#top-heading">ok</a>'
+    )
+    (tmp_path / "index.html").write_text(
+        '<a href="a/#top-heading">ok</a><a href="a/#gone">x</a><a href="https://e.example/">out</a>'
+    )
     assert broken_links(tmp_path) == [
         "/a/index.html: ../b/ (no b/index.html)",
         "/index.html: a/#gone (no id 'gone' on a/index.html)",

@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 
 import pytest
+from helpers import REPO, executed_blocks, run_snippets
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import glassgrad
-from helpers import REPO, executed_blocks, run_snippets
+
 
 @functools.cache
 def page() -> dict:
@@ -26,7 +27,9 @@ def test_both_engines_agree_on_random_graphs(rng) -> None:
 
 def swapped_multiply(u, v, label=""):
     """glassgrad's multiply with its two local derivatives swapped (d(uv)/du saved as u)."""
-    return glassgrad.Value(u.data * v.data, label, (glassgrad.ParentLink(u, u.data), glassgrad.ParentLink(v, v.data)), "×")
+    return glassgrad.Value(
+        u.data * v.data, label, (glassgrad.ParentLink(u, u.data), glassgrad.ParentLink(v, v.data)), "×"
+    )
 
 
 def test_the_comparison_sees_a_wrong_local_derivative(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -252,7 +252,12 @@ def test_progress_bar_fills_and_ends_the_line() -> None:
     for step in (1, 2, 3, 4):
         bar(step, 4, 1.0 / step)
     frames = out.getvalue().split("\r")[1:]
-    assert frames == ["[#---] 1/4  loss 1", "[##--] 2/4  loss 0.5", "[###-] 3/4  loss 0.3333", "[####] 4/4  loss 0.25\n"]
+    assert frames == [
+        "[#---] 1/4  loss 1",
+        "[##--] 2/4  loss 0.5",
+        "[###-] 3/4  loss 0.3333",
+        "[####] 4/4  loss 0.25\n",
+    ]
 
 
 # --- make_moons -----------------------------------------------------------------------------------

@@ -17,17 +17,18 @@ from urllib.parse import urljoin, urlsplit
 
 import nbformat
 import pytest
-from mkdocs.exceptions import PluginError
+from helpers import executed_blocks, load_module, parse, text_of
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
+from mkdocs.exceptions import PluginError
 from nbclient import NotebookClient
 
 from conftest import REPO, build_site, page_html
-from helpers import executed_blocks, load_module, parse, text_of
 
 DOCS = REPO / "docs"
 PAGE = "notebook/tutorial/"
 KERNEL_NAME = "glassgrad-test"
+
 
 @functools.cache
 def notebook_hook() -> Any:
@@ -49,7 +50,9 @@ def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
 
 def stream_text(cell: nbformat.NotebookNode, name: str = "stdout") -> str:
     """Everything a code cell printed to one stream."""
-    return "".join(output.text for output in cell.get("outputs", []) if output.output_type == "stream" and output.name == name)
+    return "".join(
+        output.text for output in cell.get("outputs", []) if output.output_type == "stream" and output.name == name
+    )
 
 
 def html_outputs(cell: nbformat.NotebookNode) -> list[str]:
@@ -62,7 +65,10 @@ def html_outputs(cell: nbformat.NotebookNode) -> list[str]:
 
 
 def chapter_pages() -> list[tuple[str, str]]:
-    return [(path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(DOCS.glob(notebook_hook().CHAPTERS))]
+    return [
+        (path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8"))
+        for path in sorted(DOCS.glob(notebook_hook().CHAPTERS))
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +94,7 @@ def show_again():
 
 show_again()"""
 
-SYNTHETIC_CHAPTER = '''\
+SYNTHETIC_CHAPTER = """\
 ---
 description: a page's front matter is not part of the notebook
 ---
@@ -120,9 +126,9 @@ print("not executed")
 ```
 
 **Next:** [10 · Another chapter](10-another.md)
-'''.replace("{FIGURES}", FIGURES)
+""".replace("{FIGURES}", FIGURES)
 
-SNIPPET = '''\
+SNIPPET = """\
 def square(value):
     return value * value
 
@@ -133,7 +139,7 @@ class Figure:
 
     def _repr_html_(self):
         return self.html
-'''
+"""
 
 
 def write_synthetic_chapter(root: Path) -> None:
@@ -143,7 +149,9 @@ def write_synthetic_chapter(root: Path) -> None:
 
 def test_a_chapter_becomes_markdown_and_code_cells(tmp_path: Path) -> None:
     write_synthetic_chapter(tmp_path)
-    cells = notebook_hook().chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path), page_url="chapters/9-small.md", site_url="https://site.test/docs/")
+    cells = notebook_hook().chapter_cells(
+        SYNTHETIC_CHAPTER, expander(tmp_path), page_url="chapters/9-small.md", site_url="https://site.test/docs/"
+    )
     assert [cell.cell_type for cell in cells] == ["markdown", "code", "markdown", "code", "code", "markdown"]
     title, setup, heading, listing, figures, shown = (cell.source for cell in cells)
     assert title == (
@@ -206,7 +214,9 @@ def test_a_chapter_listing_the_scratch_engine_runs_that_engine(kernel_manager: K
 def test_editing_a_snippet_edits_the_notebook(tmp_path: Path) -> None:
     write_synthetic_chapter(tmp_path)
     before = notebook_hook().chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
-    (tmp_path / "snippets" / "small" / "setup.py").write_text("def square(value):\n    return value ** 2\n", encoding="utf-8")
+    (tmp_path / "snippets" / "small" / "setup.py").write_text(
+        "def square(value):\n    return value ** 2\n", encoding="utf-8"
+    )
     after = notebook_hook().chapter_cells(SYNTHETIC_CHAPTER, expander(tmp_path))
     assert before[1].source != after[1].source == "def square(value):\n    return value ** 2"
     assert [cell.source for cell in before[2:]] == [cell.source for cell in after[2:]]
@@ -220,7 +230,9 @@ def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbforma
     cells = [cell.source for cell in code_cells(generated)]
     assert cells[0] == notebook_hook().SETUP  # the stylesheet, for the figures' colours outside the site
     # html="1" blocks print HTML fragments; in the notebook, `display` shows them (a page may call display too).
-    assert [cell.replace("display(", "print(") for cell in cells[1:]] == [code.replace("display(", "print(") for code in expected]
+    assert [cell.replace("display(", "print(") for cell in cells[1:]] == [
+        code.replace("display(", "print(") for code in expected
+    ]
     assert len(expected) >= 10
 
 
@@ -236,7 +248,9 @@ def test_every_chapter_heading_is_in_the_notebook_one_level_down(generated: nbfo
 def test_notebook_is_valid_and_the_same_every_time(generated: nbformat.NotebookNode) -> None:
     again = notebook_hook().tutorial_notebook(chapter_pages(), expander(REPO), site_url="https://site.test/")
     nbformat.validate(generated)
-    assert nbformat.writes(again) == nbformat.writes(generated)  # stable cell ids: the page and download change only with the chapters
+    assert nbformat.writes(again) == nbformat.writes(
+        generated
+    )  # stable cell ids: the page and download change only with the chapters
     assert generated.metadata["kernelspec"]["language"] == "python"
     assert not list(DOCS.rglob("*.ipynb")), "generated notebooks must not land in docs/"
 
@@ -274,8 +288,7 @@ def small_site(root: Path, cell: str) -> Path:
     )
     (root / "mkdocs.yml").write_text(
         "site_name: notebook hook test\n"
-        "plugins:\n" + jupyter_plugin_block() +
-        f"hooks:\n  - {REPO / 'docs' / 'hooks' / 'notebook.py'}\n"
+        "plugins:\n" + jupyter_plugin_block() + f"hooks:\n  - {REPO / 'docs' / 'hooks' / 'notebook.py'}\n"
         "markdown_extensions:\n  - pymdownx.superfences\n  - pymdownx.snippets:\n      check_paths: true\n"
         "nav:\n  - Home: index.md\n  - chapters/1-small.md\n  - Notebook: notebook/tutorial.ipynb\n",
         encoding="utf-8",
@@ -352,7 +365,10 @@ def test_page_reproduces_the_tutorial_numbers_and_shows_figures_not_their_markup
 def test_page_shows_the_executed_outputs(built_site: Path) -> None:
     html = page_html(built_site, PAGE)
     assert "Out[" in html or "jp-OutputArea-output" in html
-    assert "Traceback" not in html and 'class="jp-OutputArea-output" data-mime-type="application/vnd.jupyter.stderr"' not in html
+    assert (
+        "Traceback" not in html
+        and 'class="jp-OutputArea-output" data-mime-type="application/vnd.jupyter.stderr"' not in html
+    )
     # Every player of the chapters, once more on the notebook page.
     chapters = [f"{path[: -len('.md')]}/" for path, _ in chapter_pages()]
     assert players(html) == sum(players(page_html(built_site, page)) for page in chapters) > 0
@@ -381,9 +397,13 @@ def test_page_loads_nothing_from_outside_the_site(built_site: Path) -> None:
 @pytest.mark.site
 def test_page_math_is_mathml(built_site: Path) -> None:
     html = page_html(built_site, PAGE)
-    markdown_cells = re.findall(r'jp-RenderedMarkdown[^>]*>(.*?)</div>\s*</div>', html, re.DOTALL)
+    markdown_cells = re.findall(r"jp-RenderedMarkdown[^>]*>(.*?)</div>\s*</div>", html, re.DOTALL)
     assert markdown_cells and html.count("<math ") >= 10
-    assert not [cell for cell in markdown_cells if re.search(r"\$[^$<]+\$", re.sub(r"<code>.*?</code>", "", cell, flags=re.DOTALL))]
+    assert not [
+        cell
+        for cell in markdown_cells
+        if re.search(r"\$[^$<]+\$", re.sub(r"<code>.*?</code>", "", cell, flags=re.DOTALL))
+    ]
 
 
 # ---- the published page in a browser ---------------------------------------------------------------------

@@ -9,9 +9,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from helpers import run_glassgrad, run_torch, same_float  # noqa: E402
+
 import glassgrad as gg  # noqa: E402
 from glassgrad import ParentLink, Value, backward, gradcheck  # noqa: E402
-from helpers import run_glassgrad, run_torch, same_float  # noqa: E402
 
 inf, nan = math.inf, math.nan
 
@@ -63,7 +64,9 @@ def assert_same(
     """
     (value, grads), (torch_value, torch_grads) = mine, theirs
     assert len(grads) == len(torch_grads)
-    for what, a, b in [("value", value, torch_value)] + [(f"grad {i}", *pair) for i, pair in enumerate(zip(grads, torch_grads))]:
+    for what, a, b in [("value", value, torch_value)] + [
+        (f"grad {i}", *pair) for i, pair in enumerate(zip(grads, torch_grads))
+    ]:
         assert same_float(a, b, rel), f"{what}: glassgrad {a!r}, PyTorch {b!r}"
         if signed_zero and what == "value" and a == 0.0 == b:
             assert math.copysign(1.0, a) == math.copysign(1.0, b), f"{what}: glassgrad {a!r}, PyTorch {b!r}"
@@ -270,7 +273,8 @@ def test_every_public_op_has_a_gradcheck_case() -> None:
     import inspect
 
     public = {
-        name for name, obj in vars(gg.ops).items()
+        name
+        for name, obj in vars(gg.ops).items()
         if inspect.isfunction(obj) and obj.__module__ == gg.ops.__name__ and not name.startswith("_")
     }
     assert public == {name.split("^")[0].rstrip("+-") for name in GRADCHECK} - {"operators", "methods"}

@@ -18,7 +18,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from helpers import REPO
 
 pytestmark = pytest.mark.packaging
@@ -69,7 +68,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     project = tmp_path_factory.mktemp("project")
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(REPO / name, project / name)
-    shutil.copytree(REPO / "src" / "glassgrad", project / "src" / "glassgrad", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "src" / "glassgrad", project / "src" / "glassgrad", ignore=shutil.ignore_patterns("__pycache__")
+    )
     dist = tmp_path_factory.mktemp("dist")
     # --no-isolation: reuse this environment's setuptools instead of downloading one.
     command = [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(project)]
@@ -85,12 +86,27 @@ def fresh_install(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
     environment = tmp_path_factory.mktemp("venv") / "env"
     venv.create(environment, with_pip=False, system_site_packages=False)
     python = environment / "bin" / "python"
-    install = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index", str(wheel)]
+    install = [
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        str(python),
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--no-index",
+        str(wheel),
+    ]
     finished = subprocess.run(install, capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT)
     assert finished.returncode == 0, finished.stdout + finished.stderr
     # -I: isolated mode, so neither PYTHONPATH nor the current folder can supply a glassgrad.
     run = subprocess.run(
-        [str(python), "-I", "-c", CHECK_IN_FRESH_VENV], capture_output=True, text=True, timeout=60, cwd=environment,
+        [str(python), "-I", "-c", CHECK_IN_FRESH_VENV],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=environment,
         env=CLEAN_ENVIRONMENT,
     )
     assert run.returncode == 0, run.stdout + run.stderr

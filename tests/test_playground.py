@@ -16,11 +16,11 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-import glassgrad.scratch  # noqa: E402
 from helpers import load_module  # noqa: E402
+
+import glassgrad.scratch  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
-
 
 LIMIT_S = 3
 """The time limit the test sets through the page's ?limit= parameter (the page's default is longer)."""
@@ -108,7 +108,9 @@ def test_playground(browser: Any, site_url: str) -> None:
         # A program that never ends: Stop ends it, and so does the time limit; Run works after each.
         page.fill("textarea", "while True:\n    pass\n")
         page.click("[data-gg-do=run]")
-        page.wait_for_function("document.querySelector('[data-gg-status]').textContent.startsWith('Running')", timeout=60_000)
+        page.wait_for_function(
+            "document.querySelector('[data-gg-status]').textContent.startsWith('Running')", timeout=60_000
+        )
         page.click("[data-gg-do=stop]")
         assert status(page).startswith("Stopped")
         page.click("[data-gg-do=run]")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from helpers import load_module
 
 
@@ -19,7 +18,10 @@ def runner() -> Any:
     [
         ("x = input('How many? ')\n", "input() on line 1 has nothing to read"),
         ("import sys\n\nsys.exit(3)\n", "The program called exit() on line 3"),
-        ("raise MemoryError\n", "Out of memory on line 1: the program asked for more memory than this page can give it."),
+        (
+            "raise MemoryError\n",
+            "Out of memory on line 1: the program asked for more memory than this page can give it.",
+        ),
         ("def f(n):\n    return f(n + 1)\nf(0)\n", "Recursion too deep on line 2: more than"),
     ],
 )

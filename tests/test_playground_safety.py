@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -158,7 +159,10 @@ def test_a_program_cannot_change_the_next_one(reader: Reader) -> None:
     page = reader.page
     page.select_option("select", "linear")
     linear = page.input_value("textarea")
-    poisoned = "import builtins\nimport glassgrad.scratch as scratch\nscratch.multiply = lambda u, v, label='': scratch.Value(0.0, label)\nbuiltins.print = None\n" + linear
+    poisoned = (
+        "import builtins\nimport glassgrad.scratch as scratch\nscratch.multiply = lambda u, v, label='': scratch.Value(0.0, label)\nbuiltins.print = None\n"
+        + linear
+    )
     assert not reader.run(poisoned).startswith(LINEAR_ANSWER)
     page.click("[data-gg-do=reset]")
     assert page.input_value("textarea") == linear
@@ -176,7 +180,10 @@ def test_a_program_cannot_change_the_next_one(reader: Reader) -> None:
     [
         ("x = input('How many? ')\n", "input() on line 1 has nothing to read"),
         ("import sys\nsys.exit(3)\n", "The program called exit() on line 2"),
-        ("x = [0.0] * 10**9\n", "Out of memory on line 1: the program asked for more memory than this page can give it."),
+        (
+            "x = [0.0] * 10**9\n",
+            "Out of memory on line 1: the program asked for more memory than this page can give it.",
+        ),
         ("def f(n):\n    return f(n + 1)\nf(0)\n", "Recursion too deep on line 2: more than"),
     ],
 )
@@ -203,7 +210,9 @@ def test_links(reader: Reader, site_url: str) -> None:
     assert "characters long" in reader.status()
     # Editing #code= in the same tab loads it; a damaged one says so and keeps the editor as it was.
     program = "print('from the hash')\n"
-    page.evaluate("code => { location.hash = 'code=' + code }", base64.urlsafe_b64encode(program.encode()).decode().rstrip("="))
+    page.evaluate(
+        "code => { location.hash = 'code=' + code }", base64.urlsafe_b64encode(program.encode()).decode().rstrip("=")
+    )
     page.wait_for_function("document.querySelector('textarea').value.startsWith('print')")
     assert page.input_value("textarea") == program
     page.evaluate("location.hash = 'code=%%%'")
@@ -243,7 +252,9 @@ while True:
 """
         page.fill("textarea", program)
         page.click("[data-gg-do=run]")
-        page.wait_for_function("document.querySelector('[data-gg-status]').textContent.includes('more than 1.5 s')", timeout=90_000)
+        page.wait_for_function(
+            "document.querySelector('[data-gg-status]').textContent.includes('more than 1.5 s')", timeout=90_000
+        )
         assert "forged" not in page.inner_text("[data-gg-output]")
         page.wait_for_timeout(100)  # the lines that came before the stop are drawn on the next frame
         printed = reader.printed()

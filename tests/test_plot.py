@@ -18,9 +18,14 @@ def plotted(figure) -> dict[str, list[list[float]]]:
 
 def test_each_series_is_drawn_with_its_points_and_style() -> None:
     figure = line_figure(
-        [Series("solid", [(0, 1), (1, 2)]), Series("dashed", [(0, 3), (1, 4)], dashed=True),
-         Series("dots", [(0, 5), (1, 6)], line=False)],
-        x_label="step", y_label="loss", title="T",
+        [
+            Series("solid", [(0, 1), (1, 2)]),
+            Series("dashed", [(0, 3), (1, 4)], dashed=True),
+            Series("dots", [(0, 5), (1, 6)], line=False),
+        ],
+        x_label="step",
+        y_label="loss",
+        title="T",
     )
     lines = {line.get_label(): line for line in figure.axes[0].lines}
     assert plotted(figure) == {"solid": [[0, 1], [1, 2]], "dashed": [[0, 3], [1, 4]], "dots": [[0, 5], [1, 6]]}
@@ -37,8 +42,14 @@ def test_a_mapping_is_a_list_of_plain_series() -> None:
 
 def test_log_axes_ranges_ticks_and_markers() -> None:
     figure = line_figure(
-        {"err": [(1e-8, 1e-6), (1e-4, 1e-10), (1.0, 1e-2)]}, x_label="ε", y_label="error", log_x=True, log_y=True,
-        y_range=(1e-12, 1.0), x_ticks=[1e-8, 1e-4, 1.0], markers=[Marker(1e-4, 1e-10, "best")],
+        {"err": [(1e-8, 1e-6), (1e-4, 1e-10), (1.0, 1e-2)]},
+        x_label="ε",
+        y_label="error",
+        log_x=True,
+        log_y=True,
+        y_range=(1e-12, 1.0),
+        x_ticks=[1e-8, 1e-4, 1.0],
+        markers=[Marker(1e-4, 1e-10, "best")],
     )
     axes = figure.axes[0]
     assert (axes.get_xscale(), axes.get_yscale()) == ("log", "log")
@@ -60,8 +71,9 @@ def test_no_series_is_an_error() -> None:
 
 def test_svg_is_reproducible_escaped_and_follows_the_palette() -> None:
     def draw() -> str:
-        return str(line_plot({"<b>a</b> & b": [(0, 0), (1, 1)]}, x_label="<x>", y_label="y", title='"<t>"',
-                             note="a < b"))
+        return str(
+            line_plot({"<b>a</b> & b": [(0, 0), (1, 1)]}, x_label="<x>", y_label="y", title='"<t>"', note="a < b")
+        )
 
     html = draw()
     assert html == draw()
@@ -71,7 +83,10 @@ def test_svg_is_reproducible_escaped_and_follows_the_palette() -> None:
     # Palette variables, with the light colour for a notebook that never loaded the stylesheet.
     assert "var(--gg-plot-series-0, #0072b2)" in svg and "currentColor" in svg
     assert not re.search(r"(?<!, )#0072b2|#000000|Date|<metadata", svg)
-    assert set(re.findall(r"https?://[^\"' )]+", html)) <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
+    assert set(re.findall(r"https?://[^\"' )]+", html)) <= {
+        "http://www.w3.org/2000/svg",
+        "http://www.w3.org/1999/xlink",
+    }
 
 
 def test_two_plots_on_one_page_share_no_id() -> None:

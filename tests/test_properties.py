@@ -13,6 +13,7 @@ torch = pytest.importorskip("torch")
 
 import glassgrad as gg  # noqa: E402
 import glassgrad.ops  # noqa: E402
+
 from strategies import (  # noqa: E402
     ALL_OPS,
     BINARY,
@@ -27,7 +28,6 @@ from strategies import (  # noqa: E402
 
 TOLERANCE = 1e-9
 """Allowed difference, as a fraction of each node's error scale (see `strategies.error_scales`)."""
-
 
 
 def test_strategies_cover_every_op() -> None:

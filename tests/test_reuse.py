@@ -10,11 +10,12 @@ import functools
 import math
 
 import pytest
+from helpers import run_snippets
 from hypothesis import given
 from hypothesis import strategies as st
 
 from glassgrad import Value, backward, gradcheck
-from helpers import run_snippets
+
 
 def softplus(*args: object) -> Value:
     """The page's softplus (its snippet runs when a test first calls it, not at collection)."""
@@ -24,6 +25,7 @@ def softplus(*args: object) -> Value:
 @functools.cache
 def _page() -> dict:
     return run_snippets("docs/snippets/reuse/softplus.py")
+
 
 # PyTorch's softplus returns u itself above u = 20 (its `threshold`), so exact agreement holds up to 20.
 reals = st.floats(min_value=-60.0, max_value=20.0, allow_nan=False)

@@ -16,6 +16,7 @@ from hypothesis import given
 import glassgrad as gg
 from glassgrad import BackwardStep, CycleError, ParentLink, Value, backward, dependency_safe_order
 from glassgrad.examples import linear_loss, sigmoid_neuron
+
 from strategies import build_glassgrad, build_torch, error_scales, programs
 
 # --- backward(accumulate=True) is PyTorch's semantics ----------------------------------------------------
@@ -24,7 +25,9 @@ from strategies import build_glassgrad, build_torch, error_scales, programs
 def torch_linear_loss():
     """The first graph in PyTorch float64, every node keeping its grad, by name."""
     torch = pytest.importorskip("torch")
-    leaves = {name: torch.tensor(x, dtype=torch.float64, requires_grad=True) for name, x in gg.examples.LINEAR_INPUTS.items()}
+    leaves = {
+        name: torch.tensor(x, dtype=torch.float64, requires_grad=True) for name, x in gg.examples.LINEAR_INPUTS.items()
+    }
     m = leaves["w"] * leaves["x"]
     a = m + leaves["b"]
     e = a - leaves["y"]
@@ -279,7 +282,10 @@ BAD_INPUT = {
     "multiply(w, None)": (lambda w: gg.multiply(w, None), ["NoneType"]),
     "backward(3.0)": (lambda w: backward(3.0), ["float", "3.0"]),
     "backward(w, accumulate='no')": (lambda w: backward(w, accumulate="no"), ["accumulate", "'no'"]),
-    "(w * 3).parents[0].value = 5.0": (lambda w: setattr((w * 3.0).parents[0], "value", 5.0), ["ParentLink.value", "float", "5.0"]),
+    "(w * 3).parents[0].value = 5.0": (
+        lambda w: setattr((w * 3.0).parents[0], "value", 5.0),
+        ["ParentLink.value", "float", "5.0"],
+    ),
     "link.local_grad = 'x'": (lambda w: setattr((w * 3.0).parents[0], "local_grad", "x"), ["local_grad", "'x'"]),
 }
 """Each bad call and the words its TypeError must contain (what was passed)."""
@@ -336,7 +342,10 @@ def micrograd_nn_with(import_line: str) -> types.ModuleType:
     source = inspect.getsource(micrograd_nn)
     assert source.count("from micrograd.engine import Value") == 1
     module = types.ModuleType(f"nn_{abs(hash(import_line))}")
-    exec(compile(source.replace("from micrograd.engine import Value", import_line), "micrograd/nn.py", "exec"), module.__dict__)
+    exec(
+        compile(source.replace("from micrograd.engine import Value", import_line), "micrograd/nn.py", "exec"),
+        module.__dict__,
+    )
     return module
 
 

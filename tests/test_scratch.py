@@ -6,13 +6,13 @@ import math
 from typing import Any
 
 import pytest
+from helpers import REPO, executed_blocks
+from test_seed import LINEAR_STEPS, rows
 
 import glassgrad.scratch as scratch
 from glassgrad.examples import linear_loss, sigmoid_neuron
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 from glassgrad.torch_reference import sigmoid_neuron as torch_sigmoid_neuron
-from test_seed import LINEAR_STEPS, rows
-from helpers import REPO, executed_blocks
 
 
 def test_scratch_reproduces_pytorchs_table_and_the_seven_step_trace() -> None:
@@ -76,13 +76,20 @@ def test_viz_draws_chapter_2s_engine_and_glassgrad_alike() -> None:
         nodes = linear_loss(engine)
         steps = engine.backward(nodes["L"])
         root = nodes["L"]
-        pages.append([
-            str(figure) for figure in (
-                viz.draw_graph(root), viz.show_backward_steps(steps), viz.show_complete_state(root),
-                viz.show_order_walk(root), viz.show_parent_link(nodes["m"]),
-                viz.animate_order(root), viz.animate_backward(root, steps),
-            )
-        ])
+        pages.append(
+            [
+                str(figure)
+                for figure in (
+                    viz.draw_graph(root),
+                    viz.show_backward_steps(steps),
+                    viz.show_complete_state(root),
+                    viz.show_order_walk(root),
+                    viz.show_parent_link(nodes["m"]),
+                    viz.animate_order(root),
+                    viz.animate_backward(root, steps),
+                )
+            ]
+        )
     assert pages[0] == pages[1]
 
 

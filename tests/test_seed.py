@@ -44,12 +44,16 @@ TAIL_STEPS = [
 FUSED_STEPS = SHARED_STEPS + [("s", "z", -1, 0.25, -0.25, 0, -0.25)] + TAIL_STEPS
 """The tutorial's eight reverse edges with a fused sigmoid."""
 
-ATOMIC_STEPS = SHARED_STEPS + [
-    ("s", "d", -1, -0.25, 0.25, 0, 0.25),
-    ("d", "q", 0.25, 1, 0.25, 0, 0.25),
-    ("q", "n", 0.25, 1, 0.25, 0, 0.25),
-    ("n", "z", 0.25, -1, -0.25, 0, -0.25),
-] + TAIL_STEPS
+ATOMIC_STEPS = (
+    SHARED_STEPS
+    + [
+        ("s", "d", -1, -0.25, 0.25, 0, 0.25),
+        ("d", "q", 0.25, 1, 0.25, 0, 0.25),
+        ("q", "n", 0.25, 1, 0.25, 0, 0.25),
+        ("n", "z", 0.25, -1, -0.25, 0, -0.25),
+    ]
+    + TAIL_STEPS
+)
 """The tutorial's eleven reverse edges with the sigmoid as n = -z, q = exp(n), d = 1 + q, s = 1/d."""
 
 

@@ -15,17 +15,18 @@ from urllib.parse import urljoin, urlsplit
 
 import markdown
 import pytest
+from helpers import nav_paths, parse, text_of, url_of
 
-from conftest import REPO, build_site, copy_tree, keep_only_pages, page_html, start_build
-from helpers import load_module, nav_paths, parse, text_of, url_of
 from glassgrad.examples import LINEAR_INPUTS
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 
+from conftest import REPO, build_site, copy_tree, keep_only_pages, page_html, start_build
 
 CHAPTER_1 = "chapters/1-pytorch/"
 
 CHAPTER_2 = "chapters/2-from-scratch/"
 CHAPTER_3 = "chapters/3-fused-sigmoid/"
+
 
 def is_external(url: str) -> bool:
     """True for a URL the browser would fetch from another site."""
@@ -101,8 +102,11 @@ def test_every_formula_is_mathml(built_site: Path) -> None:
     ],
 )
 def test_seed_formulas_become_mathml(tex: str) -> None:
-    html = markdown.markdown(f"$${tex}$$", extensions=["pymdownx.arithmatex", "glassgrad.viz.mathml"],
-                             extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    html = markdown.markdown(
+        f"$${tex}$$",
+        extensions=["pymdownx.arithmatex", "glassgrad.viz.mathml"],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
     assert html.startswith('<div class="arithmatex"><math ') and 'display="block"' in html
     assert "\\" not in html.split(">", 2)[2]  # no TeX command left in the MathML itself
     if "underbrace" in tex:
@@ -161,8 +165,12 @@ def test_asset_parser_sees_external_assets() -> None:
         '<div style="background: url(https://bg.example/p.png)"></div><style>@import "https://s.example/s.css";</style>'
     )
     assert [url for url in page.assets if is_external(url)] == [
-        "https://cdn.example/x.js", "//fonts.example/f.css", "https://img.example/b.png",
-        "http://e.example/i.png", "https://bg.example/p.png", "https://s.example/s.css",
+        "https://cdn.example/x.js",
+        "//fonts.example/f.css",
+        "https://img.example/b.png",
+        "http://e.example/i.png",
+        "https://bg.example/p.png",
+        "https://s.example/s.css",
     ]
 
 
@@ -191,7 +199,7 @@ def test_external_asset_fails_the_build(tmp_path: Path) -> None:
     keep_only_pages(tree, ["index.md", "chapters/1-pytorch.md"])
     home = tree / "docs/index.md"
     home.write_text(
-        home.read_text(encoding="utf-8") + '\n![remote](https://example.com/remote-figure.png)\n', encoding="utf-8"
+        home.read_text(encoding="utf-8") + "\n![remote](https://example.com/remote-figure.png)\n", encoding="utf-8"
     )
     finished = build_site(tree, tmp_path / "site", pythonpath=tree / "src", check=False, notebook=False)
     log = finished.stdout + finished.stderr
@@ -206,8 +214,13 @@ def test_build_is_deterministic(built_site: Path, tmp_path: Path) -> None:
 
     made-fast is the page that used to differ (it printed timings measured during the build).
     """
-    pages = ["index.md", "chapters/1-pytorch.md", "chapters/2-from-scratch.md", "chapters/3-fused-sigmoid.md",
-             "beyond/made-fast.md"]
+    pages = [
+        "index.md",
+        "chapters/1-pytorch.md",
+        "chapters/2-from-scratch.md",
+        "chapters/3-fused-sigmoid.md",
+        "beyond/made-fast.md",
+    ]
     tree = copy_tree(tmp_path / "tree")
     keep_only_pages(tree, pages)
     start_build(tree, tmp_path / "site", pythonpath=tree / "src", notebook=False).finish()

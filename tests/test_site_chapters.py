@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import page_html
 import glassgrad.scratch
-from glassgrad.examples import sigmoid_neuron as build_sigmoid_neuron
 from glassgrad.examples import linear_loss as build_linear_loss
+from glassgrad.examples import sigmoid_neuron as build_sigmoid_neuron
 from glassgrad.scratch import BackwardStep, ParentLink, Value, backward, dependency_safe_order, multiply
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 from glassgrad.torch_reference import sigmoid_neuron as torch_sigmoid_neuron
+
+from conftest import page_html
 
 pytestmark = pytest.mark.site
 
@@ -165,9 +166,7 @@ def test_chapter_2_numbers_are_the_engines_and_pytorchs(chapter_2: _Figures) -> 
     assert "✓ Every value and gradient matches PyTorch." in page
     # The storage figure's update line: upstream m.grad × local ∂m/∂w = contribution.
     local = m.parents[0].local_grad
-    assert (
-        f"upstream m.grad = {m.grad:g} × local ∂m/∂w = {local:g} = edge contribution {m.grad * local:g}"
-    ) in page
+    assert (f"upstream m.grad = {m.grad:g} × local ∂m/∂w = {local:g} = edge contribution {m.grad * local:g}") in page
 
 
 def test_chapter_2_graph_before_backward_hides_grads(built_site: Path) -> None:
@@ -179,7 +178,9 @@ def test_chapter_2_shared_operand_and_recursion_limit(chapter_2: _Figures) -> No
     w = Value(2.0, "w")
     r = multiply(w, w, "r")
     steps = backward(r)
-    assert [card["data-gg-parent"] for card in chapter_2.traces[0]] == [step.parent.label for step in steps] == ["w", "w"]
+    assert (
+        [card["data-gg-parent"] for card in chapter_2.traces[0]] == [step.parent.label for step in steps] == ["w", "w"]
+    )
     assert f"grad {w.grad:g}" in flat(chapter_2) and w.grad == 4.0
     # The recursive walk really stops at Python's recursion limit on a chain 5000 deep, as the page prints.
     deep = Value(1.0, "x")
@@ -192,8 +193,17 @@ def test_chapter_2_shared_operand_and_recursion_limit(chapter_2: _Figures) -> No
 
 def test_chapter_2_lists_the_whole_engine(chapter_2: _Figures) -> None:
     page = text(chapter_2)
-    shown = (ParentLink, Value, multiply, glassgrad.scratch.add, glassgrad.scratch.subtract, glassgrad.scratch.square,
-             dependency_safe_order, BackwardStep, backward)
+    shown = (
+        ParentLink,
+        Value,
+        multiply,
+        glassgrad.scratch.add,
+        glassgrad.scratch.subtract,
+        glassgrad.scratch.square,
+        dependency_safe_order,
+        BackwardStep,
+        backward,
+    )
     for obj in shown:
         assert inspect.getsource(obj).rstrip() in page, obj.__qualname__
 

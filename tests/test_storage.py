@@ -13,8 +13,9 @@ import pickle
 import pytest
 from hypothesis import given
 
-from glassgrad import ParentLink, Value, backward, dependency_safe_order, multiply, relu, trace_dependency_safe_order
+from glassgrad import ParentLink, Value, backward, dependency_safe_order, multiply, trace_dependency_safe_order
 from glassgrad.examples import linear_loss
+
 from strategies import build_glassgrad, programs
 
 
@@ -82,7 +83,9 @@ def test_copy_and_pickle_keep_the_graph_and_its_gradients() -> None:
     for clone in (copy.deepcopy(nodes), pickle.loads(pickle.dumps(nodes))):
         backward(clone["L"])
         backward(nodes["L"])
-        assert {name: value.grad for name, value in clone.items()} == {name: value.grad for name, value in nodes.items()}
+        assert {name: value.grad for name, value in clone.items()} == {
+            name: value.grad for name, value in nodes.items()
+        }
         assert clone["m"].parents[0].value is clone["w"]
 
 

@@ -6,20 +6,20 @@ directly from torch in the test, never against typed-in lists alone.
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import torch
-
-from conftest import page_html
 from helpers import flat_text, run_snippets
+
 from glassgrad import backward
 from glassgrad.examples import LINEAR_INPUTS, SIGMOID_INPUTS, linear_loss, sigmoid_neuron
 from glassgrad.torch_graph import FREED, TorchGraph, walk
 from glassgrad.viz.boxes import Arrow, Box, draw_boxes
+
+from conftest import page_html
 
 
 def leaf(number: float) -> torch.Tensor:
@@ -77,7 +77,6 @@ GRAPHS = {
 }
 
 
-
 def root_of(tensors: dict[str, torch.Tensor]) -> torch.Tensor:
     return list(tensors.values())[-1]
 
@@ -109,7 +108,9 @@ def test_edges_are_the_non_none_next_functions_in_order(name: str) -> None:
     for label, tensor in tensors.items():
         fn = torch_node_of(tensor)
         node_id = graph.node(label).id
-        expected = [(slot, type(parent).__name__) for slot, (parent, _) in enumerate(fn.next_functions) if parent is not None]
+        expected = [
+            (slot, type(parent).__name__) for slot, (parent, _) in enumerate(fn.next_functions) if parent is not None
+        ]
         found = [(edge.slot, graph.node(edge.parent).kind) for edge in graph.edges if edge.output == node_id]
         assert found == expected, label
         # A parent that is a named tensor is the very node walk labelled with that name.
@@ -169,8 +170,11 @@ def test_saved_values_then_freed_after_backward() -> None:
 
 
 def test_sizes_match_glassgrad_values() -> None:
-    pairs = [(linear_tensors(), linear_loss()), (neuron_tensors(True), sigmoid_neuron(True)),
-             (neuron_tensors(False), sigmoid_neuron(False))]
+    pairs = [
+        (linear_tensors(), linear_loss()),
+        (neuron_tensors(True), sigmoid_neuron(True)),
+        (neuron_tensors(False), sigmoid_neuron(False)),
+    ]
     for tensors, nodes in pairs:
         graph = walk(root_of(tensors), names=tensors)
         assert len(graph.nodes) == len(nodes)
@@ -270,8 +274,18 @@ text_of = flat_text
 def test_pytorch_graph_page(built_site: Path) -> None:
     html = page_html(built_site, "beyond/pytorch-graph/")
     text = text_of(html)
-    for kind in ("AccumulateGrad", "MulBackward0", "AddBackward0", "SubBackward0", "PowBackward0",
-                 "SigmoidBackward0", "NegBackward0", "ExpBackward0", "ReciprocalBackward0", "DivBackward0"):
+    for kind in (
+        "AccumulateGrad",
+        "MulBackward0",
+        "AddBackward0",
+        "SubBackward0",
+        "PowBackward0",
+        "SigmoidBackward0",
+        "NegBackward0",
+        "ExpBackward0",
+        "ReciprocalBackward0",
+        "DivBackward0",
+    ):
         assert kind in text, kind
     assert "1 / d adds ['ReciprocalBackward0', 'MulBackward0']" in text
     assert "torch.reciprocal(d) adds ['ReciprocalBackward0']" in text
@@ -288,7 +302,9 @@ def test_accumulation_page(built_site: Path) -> None:
     single = linear_loss()
     backward(single["L"])
     assert "Trying to backward through the graph a second time" in text
-    assert f"`w.grad` went from {single['w'].grad:g} to {2 * single['w'].grad:g}".replace("`", "") in text.replace("`", "")
+    assert f"`w.grad` went from {single['w'].grad:g} to {2 * single['w'].grad:g}".replace("`", "") in text.replace(
+        "`", ""
+    )
     assert "m.grad = None" in text and "retain_grad" in text
     assert text.count("None") >= 4  # zero_grad() leaves every parameter's .grad at None
     assert "Gradient buffers across calls" in text

@@ -10,8 +10,11 @@ from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
-from glassgrad import backward  # noqa: E402
-from glassgrad import examples, torch_reference  # noqa: E402
+from glassgrad import (  # noqa: E402
+    backward,  # noqa: E402
+    examples,
+    torch_reference,
+)
 from glassgrad.torch_reference import MismatchError, compare  # noqa: E402
 
 GRAPHS = {

@@ -142,7 +142,9 @@ def test_boundary_rings_exactly_the_misclassified_points() -> None:
 def test_boundary_zero_line_follows_the_score() -> None:
     """For score = x1 - 0.3 the zero contour is the vertical line x1 = 0.3."""
     figure = plot.boundary_figure(lambda a, b: a - 0.3, [(-1.0, -1.0), (1.0, 1.0)], [-1, 1], resolution=21)
-    (contour,) = [c for c in figure.axes[0].collections if getattr(c, "levels", None) is not None and list(c.levels) == [0]]
+    (contour,) = [
+        c for c in figure.axes[0].collections if getattr(c, "levels", None) is not None and list(c.levels) == [0]
+    ]
     xs = [x for path in contour.get_paths() for x, _ in path.vertices]
     assert xs and all(abs(x - 0.3) < 1e-9 for x in xs)
 
@@ -158,13 +160,24 @@ def test_boundary_is_deterministic_and_escaped() -> None:
     model = MLP(2, [4, 1], rng=2)
 
     def draw() -> str:
-        return str(plot.decision_boundary(lambda a, b: model([a, b]).data, points, labels, resolution=12,
-                                          class_names=("<script>alert(1)</script>", "b&c"), title='"quoted"'))
+        return str(
+            plot.decision_boundary(
+                lambda a, b: model([a, b]).data,
+                points,
+                labels,
+                resolution=12,
+                class_names=("<script>alert(1)</script>", "b&c"),
+                title='"quoted"',
+            )
+        )
 
     first = draw()
     assert first == draw()
     assert "<script>" not in first and "&lt;script&gt;alert(1)&lt;/script&gt;" in first and "b&amp;c" in first
-    assert set(re.findall(r"https?://[^\"' )]+", first)) <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
+    assert set(re.findall(r"https?://[^\"' )]+", first)) <= {
+        "http://www.w3.org/2000/svg",
+        "http://www.w3.org/1999/xlink",
+    }
 
 
 def test_boundary_refuses_bad_input() -> None:
@@ -177,7 +190,9 @@ def test_boundary_refuses_bad_input() -> None:
 
 
 def test_boundary_survives_nan_scores() -> None:
-    figure = plot.boundary_figure(lambda a, b: math.nan if a > 0 else a + 2, [(0.0, 0.0), (1.0, 1.0)], [1, 1], resolution=8)
+    figure = plot.boundary_figure(
+        lambda a, b: math.nan if a > 0 else a + 2, [(0.0, 0.0), (1.0, 1.0)], [1, 1], resolution=8
+    )
     assert figure.glassgrad_misclassified == [(1.0, 1.0)]  # a nan score is on no side
 
 
@@ -189,17 +204,30 @@ def test_reference_page_has_an_entry_for_every_public_name(built_site) -> None:
     """Each public module of the API reference, and each public name in it, has its anchor (links can point at it)."""
     import importlib
 
-    from conftest import page_html
     from helpers import parse
     from test_docstrings import public_names
+
+    from conftest import page_html
 
     html = page_html(built_site, "reference/")
     anchors = parse(html).anchors
     # glassgrad re-exports value, ops, autograd and checks: their names are documented under glassgrad.
-    modules = ["glassgrad", "glassgrad.examples", "glassgrad.nn", "glassgrad.data", "glassgrad.torch_reference",
-               "glassgrad.viz", "glassgrad.scratch", "glassgrad.exercises"]
-    missing = [f"{name}.{public}" for name in modules for public in public_names(importlib.import_module(name))
-               if f"{name}.{public}" not in anchors] + [name for name in modules if name not in anchors]
+    modules = [
+        "glassgrad",
+        "glassgrad.examples",
+        "glassgrad.nn",
+        "glassgrad.data",
+        "glassgrad.torch_reference",
+        "glassgrad.viz",
+        "glassgrad.scratch",
+        "glassgrad.exercises",
+    ]
+    missing = [
+        f"{name}.{public}"
+        for name in modules
+        for public in public_names(importlib.import_module(name))
+        if f"{name}.{public}" not in anchors
+    ] + [name for name in modules if name not in anchors]
     assert missing == []
     assert "&gt;&gt;&gt;" in html  # doctest examples shown as code, not as block quotes
     assert "<blockquote>" not in html

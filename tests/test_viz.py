@@ -9,7 +9,8 @@ import pytest
 
 pytest.importorskip("graphviz")
 
-from glassgrad import ParentLink, Value, backward, multiply
+from glassgrad import Value, backward, multiply
+from glassgrad.autograd import dependency_safe_order
 from glassgrad.examples import linear_loss, sigmoid_neuron
 from glassgrad.viz import (
     GraphFigure,
@@ -27,7 +28,6 @@ from glassgrad.viz import (
     show_parent_link,
     stylesheet,
 )
-from glassgrad.autograd import dependency_safe_order
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = "<script>alert(1)</script> & \"q\" 'x'"
@@ -233,9 +233,11 @@ def test_shared_operand_draws_two_edges_into_one_op():
     r = multiply(w, w, "r")
     backward(r)
     elements = by_id(parse(draw_graph(r, id_prefix="sq")))
-    assert texts(elements["sq-edge-1-0"], "gg-t-local") == texts(elements["sq-edge-1-1"], "gg-t-local") == [
-        f"∂r/∂w = {w.data:g}"
-    ]
+    assert (
+        texts(elements["sq-edge-1-0"], "gg-t-local")
+        == texts(elements["sq-edge-1-1"], "gg-t-local")
+        == [f"∂r/∂w = {w.data:g}"]
+    )
     assert texts(elements["sq-node-0"], "gg-t-grad") == [f"grad {w.grad:g}"] == ["grad 4"]
 
 
@@ -270,7 +272,8 @@ def test_a_label_of_40_characters_is_shown_whole_and_one_of_41_is_cut():
     tooltips = [text_of(title) for title in figure.iter(f"{SVG}title")]
     assert cut in tooltips and whole not in tooltips  # only a cut label has its whole text as a tooltip
     assert [text_of(t) for t in figure.iter(f"{SVG}text") if "∂out/∂" in text_of(t)] == [
-        f"∂out/∂{whole} = 3", f"∂out/∂{'x' * 39}… = 2"
+        f"∂out/∂{whole} = 3",
+        f"∂out/∂{'x' * 39}… = 2",
     ]
 
 

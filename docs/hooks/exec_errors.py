@@ -16,8 +16,9 @@ import logging
 import re
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 import markdown_exec
 from mkdocs.exceptions import PluginError
@@ -72,7 +73,9 @@ def _failure(language: str, session: str, error: BaseException | None, message: 
     block_line = None
     if cause is not None:
         exception = "".join(traceback.format_exception_only(type(cause), cause)).strip()
-        frames = [frame for frame in traceback.extract_tb(cause.__traceback__) if frame.filename.startswith("<code block")]
+        frames = [
+            frame for frame in traceback.extract_tb(cause.__traceback__) if frame.filename.startswith("<code block")
+        ]
         block_line = frames[-1].lineno if frames else None
     elif isinstance(error, markdown_exec.ExecutionError):
         exception = "errors" if error.returncode is None else f"exit code {error.returncode}"
@@ -85,8 +88,12 @@ def _failure(language: str, session: str, error: BaseException | None, message: 
     if first is not None and lines[0].startswith("Traceback"):
         lines = lines[:1] + lines[first:]  # from the block's own frame on, without markdown-exec's
     page_line = _State.fences[_State.blocks - 1] if _State.blocks <= len(_State.fences) else None
-    parts = [page_line and f"line {page_line}", language, session and f"session {session}",
-             block_line and f"at line {block_line} of the block"]
+    parts = [
+        page_line and f"line {page_line}",
+        language,
+        session and f"session {session}",
+        block_line and f"at line {block_line} of the block",
+    ]
     where = f"{_State.page}: executed block {_State.blocks} ({', '.join(str(part) for part in parts if part)})"
     return Failure(where, exception, "\n".join(lines), cause is not None)
 
@@ -120,7 +127,9 @@ def _watch(language: str, format_block: Callable[..., str]) -> Callable[..., str
 
 
 markdown_exec.patch_loggers(_Logger)
-markdown_exec.formatters.update({language: _watch(language, block) for language, block in markdown_exec.formatters.items()})
+markdown_exec.formatters.update(
+    {language: _watch(language, block) for language, block in markdown_exec.formatters.items()}
+)
 
 
 def on_startup(command: str, dirty: bool) -> None:
@@ -141,8 +150,11 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         text.count("\n", 0, match.start()) + 1
         for match in FENCE.finditer(text)
         if match["language"] in markdown_exec.formatters
-        and (match["language"] in ALWAYS_RUN or match["language"] in markdown_exec.MARKDOWN_EXEC_AUTO
-             or EXEC_OPTION.search(match["options"]))
+        and (
+            match["language"] in ALWAYS_RUN
+            or match["language"] in markdown_exec.MARKDOWN_EXEC_AUTO
+            or EXEC_OPTION.search(match["options"])
+        )
     ]
     _State.blocks = 0
     _State.failures = []
@@ -156,6 +168,9 @@ def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
         for failure in failures:
             log.warning("%s (shown on the page)", failure.headline())
     elif failures:
-        report = "\n\n".join(failure.headline() + "\n" + "\n".join(f"    {line}" for line in failure.details.splitlines()) for failure in failures)
+        report = "\n\n".join(
+            failure.headline() + "\n" + "\n".join(f"    {line}" for line in failure.details.splitlines())
+            for failure in failures
+        )
         raise PluginError(f"{len(failures)} executed block(s) failed; the site is not published.\n{report}")
     return content

@@ -15,9 +15,10 @@ import hashlib
 import html
 import importlib.util
 import re
+from collections.abc import Callable
 from importlib.metadata import metadata
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urljoin
 
 import markdown
@@ -49,7 +50,9 @@ DOWNLOAD_NOTE = (
 
 NEXT_LINK = "**Next:**"  # a page's closing link to the next page of the nav
 TRUE = {"1", "true", "yes", "on"}
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?(?P<lang>[\w+-]*)(?P<options>[^\n`]*?)\}?[ \t]*$")
+FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*\{?\.?(?P<lang>[\w+-]*)(?P<options>[^\n`]*?)\}?[ \t]*$"
+)
 OPTION = re.compile(r'([\w-]+)=(?:"([^"]*)"|\'([^\']*)\'|(\S+))')
 FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 INLINE_TEX = re.compile(r"\\\((.+?)\\\)", re.DOTALL)
@@ -74,14 +77,24 @@ HTML_CODE = re.compile(r"(<code\b.*?</code>)", re.DOTALL)
 
 def fence_options(text: str) -> dict[str, str]:
     """``exec="1" session="ch1" html="1"`` as a dict."""
-    return {match[1]: next(value for value in match.groups()[1:] if value is not None) for match in OPTION.finditer(text)}
+    return {
+        match[1]: next(value for value in match.groups()[1:] if value is not None) for match in OPTION.finditer(text)
+    }
 
 
 def displayed(code: str) -> str:
     """`code` with each statement ``print(x)`` written ``display(x)``: an ``html="1"`` block prints
     HTML fragments into the page, and in Jupyter ``display`` shows them through their ``_repr_html_``."""
-    calls = [node.value for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)]
-    prints = [call.func for call in calls if getattr(call.func, "id", None) == "print" and len(call.args) == 1 and not call.keywords]
+    calls = [
+        node.value
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+    ]
+    prints = [
+        call.func
+        for call in calls
+        if getattr(call.func, "id", None) == "print" and len(call.args) == 1 and not call.keywords
+    ]
     lines = code.split("\n")
     for name in sorted(prints, key=lambda name: (name.lineno, name.col_offset), reverse=True):
         line = lines[name.lineno - 1]
@@ -110,7 +123,9 @@ def page_link(match: re.Match[str], page_url: str, site_url: str) -> str:
     return urljoin(site_url, target) + (match["anchor"] or "")
 
 
-def chapter_cells(text: str, expand: Callable[[str], str], *, page_url: str = "", site_url: str = "/") -> list[nbformat.NotebookNode]:
+def chapter_cells(
+    text: str, expand: Callable[[str], str], *, page_url: str = "", site_url: str = "/"
+) -> list[nbformat.NotebookNode]:
     """The cells of one chapter page (its Markdown `text`): prose as Markdown cells (split before each
     heading, one level lower than on the page), each executed Python block as a code cell. `expand`
     expands its ``--8<--`` includes; links are resolved from `page_url` into addresses on `site_url`.
@@ -145,11 +160,15 @@ def chapter_cells(text: str, expand: Callable[[str], str], *, page_url: str = ""
         end = index + 1
         while end < len(lines) and not re.match(rf"^{re.escape(indent)}{fence[0]}{{{len(fence)},}}[ \t]*$", lines[end]):
             end += 1
-        body = "\n".join(line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end])
+        body = "\n".join(
+            line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end]
+        )
         language, options = opening["lang"], fence_options(opening["options"])
         if options.get("exec", "").lower() in TRUE:
             if language not in {"python", "py"}:
-                raise PluginError(f"{page_url}: the notebook runs Python blocks only; this page executes a {language!r} block")
+                raise PluginError(
+                    f"{page_url}: the notebook runs Python blocks only; this page executes a {language!r} block"
+                )
             flush()
             code = displayed(body) if options.get("html", "").lower() in TRUE else body
             cells.append(nbformat.v4.new_code_cell(code.strip("\n")))
@@ -182,7 +201,9 @@ def engine_digest() -> str:
     return digest.hexdigest()
 
 
-def tutorial_notebook(pages: list[tuple[str, str]], expand: Callable[[str], str], *, site_url: str = "/") -> nbformat.NotebookNode:
+def tutorial_notebook(
+    pages: list[tuple[str, str]], expand: Callable[[str], str], *, site_url: str = "/"
+) -> nbformat.NotebookNode:
     """The notebook of `pages` (``(page path in the site, Markdown)``, in order), with stable cell ids."""
     cells = [nbformat.v4.new_markdown_cell(INTRODUCTION), nbformat.v4.new_code_cell(SETUP)]
     for page_url, text in pages:
@@ -193,7 +214,9 @@ def tutorial_notebook(pages: list[tuple[str, str]], expand: Callable[[str], str]
     notebook.metadata.update(
         kernelspec={"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
         language_info={"name": "python"},
-        glassgrad={"engine_digest": engine_digest()},  # a new engine is a new notebook: mkdocs-jupyter's cache runs it again
+        glassgrad={
+            "engine_digest": engine_digest()
+        },  # a new engine is a new notebook: mkdocs-jupyter's cache runs it again
     )
     return notebook
 
@@ -202,7 +225,9 @@ def tutorial_notebook(pages: list[tuple[str, str]], expand: Callable[[str], str]
 def on_files(files: Any, config: Any) -> Any:
     """Generate the notebook from the chapter pages (unchanged: not rewritten, so `--dirty` skips it) and add it."""
     docs = Path(config.docs_dir)
-    pages = [(path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(docs.glob(CHAPTERS))]
+    pages = [
+        (path.relative_to(docs).as_posix(), path.read_text(encoding="utf-8")) for path in sorted(docs.glob(CHAPTERS))
+    ]
     notebook = tutorial_notebook(pages, snippet_expander(config), site_url=published_url())
     folder = Path(config.config_file_path).parent / ".cache" / "notebook"
     path = folder / NOTEBOOK
@@ -210,7 +235,9 @@ def on_files(files: Any, config: Any) -> Any:
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    files.append(File(NOTEBOOK, src_dir=str(folder), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls))
+    files.append(
+        File(NOTEBOOK, src_dir=str(folder), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls)
+    )
     return files
 
 
@@ -223,7 +250,12 @@ def published_url() -> str:
 def relative_links(content: str, site_url: str, page_url: str) -> str:
     """``href="{site_url}x/"`` as a link relative to the page at `page_url` (the built site, served anywhere)."""
     pattern = re.compile(r'href="' + re.escape(site_url) + r'(?P<target>[^"]*)"')
-    return pattern.sub(lambda match: f'href="{html.escape(get_relative_url(html.unescape(match["target"]) or ".", page_url), quote=True)}"', content)
+    return pattern.sub(
+        lambda match: (
+            f'href="{html.escape(get_relative_url(html.unescape(match["target"]) or ".", page_url), quote=True)}"'
+        ),
+        content,
+    )
 
 
 def math_to_arithmatex(fragment: str) -> str:
@@ -239,7 +271,9 @@ def notebook_page_html(content: str) -> str:
     """The rendered notebook with its math converted, the CDN loaders removed and a download link under its title."""
     content = INJECTED_SCRIPTS.sub("", content)
     content = LIST_REPR_STYLE.sub("", content)
-    content = content.replace('<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb')  # scrolls: keyboard-reachable
+    content = content.replace(
+        '<div class="highlight-ipynb', '<div tabindex="0" class="highlight-ipynb'
+    )  # scrolls: keyboard-reachable
     content = MARKDOWN_CELL.sub(lambda match: match[1] + math_to_arithmatex(match[2]) + match[3], content)
     note = DOWNLOAD_NOTE.format(name=html.escape(Path(NOTEBOOK).name, quote=True))
     return content.replace("</h1>", "</h1>" + note, 1) if "</h1>" in content else note + content
@@ -250,4 +284,3 @@ def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     if page.file.src_uri != NOTEBOOK:
         return content
     return relative_links(render_arithmatex(notebook_page_html(content)), published_url(), page.url)
-

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterator, Literal, NamedTuple, Sequence, overload
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal, NamedTuple, overload
 
 from glassgrad import value as _value
 
 # One trace format for both engines: chapter 2's record of one chain-rule update along one link.
 from glassgrad.scratch import BackwardStep as BackwardStep  # re-exported: glassgrad.BackwardStep
 from glassgrad.value import Value, _edges, _parent
-
 
 _backward_lock = threading.RLock()  # held for the whole gradient pass of every backward call
 
@@ -179,7 +179,9 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
         `BackwardSteps`: one `BackwardStep` per processed link, in processing order (empty if not `record`).
     """
     if type(accumulate) is not bool or type(record) is not bool:
-        raise TypeError(f"backward: accumulate and record must be True or False, got {accumulate!r:.40} and {record!r:.40}")
+        raise TypeError(
+            f"backward: accumulate and record must be True or False, got {accumulate!r:.40} and {record!r:.40}"
+        )
     order = _walk(root, None)
     with _backward_lock:  # one pass at a time: a value shared by two graphs gets both passes whole
         previous = [node.grad for node in order] if accumulate else None

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Callable, Iterable, Sequence, TextIO
+from collections.abc import Callable, Iterable, Sequence
+from typing import TextIO
 
 from glassgrad.autograd import backward
 from glassgrad.ops import relu
@@ -185,7 +186,9 @@ class Layer(Module):
         (2, 8)
     """
 
-    def __init__(self, nin: int, nout: int, nonlin: bool = True, *, rng: RandomSource | None = None, name: str = "") -> None:
+    def __init__(
+        self, nin: int, nout: int, nonlin: bool = True, *, rng: RandomSource | None = None, name: str = ""
+    ) -> None:
         draw = _as_rng(rng)
         self.neurons = [Neuron(nin, nonlin, rng=draw, name=f"{name}n{j}.") for j in range(nout)]
 

@@ -6,7 +6,7 @@ This module imports torch; the engine core never does.
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 import torch
 
@@ -77,7 +77,9 @@ def sigmoid_neuron(fused: bool, **inputs: float) -> Reference:
     return _read(named)
 
 
-def compare(nodes: Mapping[str, Value], reference: Reference, *, rel_tol: float = 1e-12, abs_tol: float = 1e-12) -> None:
+def compare(
+    nodes: Mapping[str, Value], reference: Reference, *, rel_tol: float = 1e-12, abs_tol: float = 1e-12
+) -> None:
     """Check every named glassgrad node against PyTorch's (value, grad); raise one error listing all mismatches.
 
     Args:

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numbers
 import threading
+from collections.abc import Iterable
 from operator import attrgetter
-from typing import Any, Iterable
+from typing import Any
 
 
 def as_float(number: object, what: str = "Value") -> float:
@@ -43,9 +44,7 @@ def as_float(number: object, what: str = "Value") -> float:
             raise OverflowError(f"{what}: {size} is too large for a float64 (largest about 1.8e308)") from None
     boolean = type(number).__name__ in ("bool", "bool_")  # Python's, or NumPy's numpy.bool_
     hint = "; write float(...) if you mean 0.0 or 1.0" if boolean else ""
-    raise TypeError(
-        f"{what} expects a real number (int or float), got {type(number).__name__} {number!r:.60}{hint}"
-    )
+    raise TypeError(f"{what} expects a real number (int or float), got {type(number).__name__} {number!r:.60}{hint}")
 
 
 class ParentLink:
@@ -148,7 +147,12 @@ class Value:
         raise AttributeError(f"{self!r}: .data cannot be deleted (every op and figure reads it)")
 
     # Read through a C getter (no Python frame on the ops' hot path); every assignment is checked.
-    data = property(attrgetter("_data"), _set_data, _refuse_delete, "The forward number (a float; any real number assigned is converted).")
+    data = property(
+        attrgetter("_data"),
+        _set_data,
+        _refuse_delete,
+        "The forward number (a float; any real number assigned is converted).",
+    )
 
     @property
     def parents(self) -> tuple[ParentLink, ...]:
@@ -229,10 +233,7 @@ class Value:
         from html import escape
 
         label = f"<b>{escape(self.label)}</b> " if self.label else ""
-        return (
-            f'<span class="gg-value">{label}data <code>{self.data:g}</code> '
-            f'· grad <code>{self.grad:g}</code></span>'
-        )
+        return f'<span class="gg-value">{label}data <code>{self.data:g}</code> · grad <code>{self.grad:g}</code></span>'
 
     # Python operators, so that micrograd-style code runs unchanged.
     def __add__(self, other: Value | float) -> Value:

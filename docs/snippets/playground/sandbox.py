@@ -27,7 +27,8 @@ import sys
 import time
 from collections import deque
 from itertools import compress, repeat
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 FRESH = ("glassgrad", "graphviz", "playground_runner")
 """Packages imported anew for every run (their classes too: a program may have changed them)."""

@@ -19,7 +19,8 @@ from glassgrad.viz.cards import show_backward_steps, show_complete_state
 from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
 from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph
 from glassgrad.viz.html import HtmlFragment, escape, legend, stylesheet
-from glassgrad.viz.html import fmt as fmt, stylesheet_text as stylesheet_text  # for the site's own code
+from glassgrad.viz.html import fmt as fmt  # for the site's own code
+from glassgrad.viz.html import stylesheet_text as stylesheet_text
 from glassgrad.viz.layout import beside, collapsed, side_by_side_graphs, wide_or_narrow
 from glassgrad.viz.plot import decision_boundary, line_plot
 

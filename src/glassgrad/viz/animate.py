@@ -14,12 +14,23 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from glassgrad.viz.cards import show_backward_steps, step_card
 from glassgrad.viz.graph import (
-    HIDDEN, MAX_LINKS, MAX_VALUES, GraphFigure, GraphIds, Value, chips, draw_graph, graph_fingerprint, names, walk,
+    HIDDEN,
+    MAX_LINKS,
+    MAX_VALUES,
+    GraphFigure,
+    GraphIds,
+    Value,
+    chips,
+    draw_graph,
+    graph_fingerprint,
+    names,
+    walk,
 )
 from glassgrad.viz.html import _CONTROL, HtmlFragment, escape, fmt, short
 
@@ -43,8 +54,16 @@ def frames_json(data: Any) -> str:
     return text.translate(_CONTROL)  # lone surrogates and U+FFFE/U+FFFF as escape() shows them (JSON escaped the rest)
 
 
-def _frame(label: str, text: str, marks: dict[str, list[str]], texts: dict[str, str], focus: str | None = None) -> dict[str, Any]:
-    return {"label": label, "text": text, "marks": {i: " ".join(c) for i, c in marks.items()}, "texts": texts, "focus": focus}
+def _frame(
+    label: str, text: str, marks: dict[str, list[str]], texts: dict[str, str], focus: str | None = None
+) -> dict[str, Any]:
+    return {
+        "label": label,
+        "text": text,
+        "marks": {i: " ".join(c) for i, c in marks.items()},
+        "texts": texts,
+        "focus": focus,
+    }
 
 
 def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
@@ -71,7 +90,11 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
     def path_text() -> dict[str, str]:
         return {f"{p}-path": " → ".join(escape(name[node]) for node in path) or "none"}
 
-    frames = [_frame("Start", f"Start at {name[root]}: nothing is visited yet and the list is empty.", marks_now(), path_text())]
+    frames = [
+        _frame(
+            "Start", f"Start at {name[root]}: nothing is visited yet and the list is empty.", marks_now(), path_text()
+        )
+    ]
     for number, event in enumerate(events, start=1):
         node, via, edge = event.node, "", None
         if event.kind != "append" and event.depth > 0:  # following the innermost open visit's next link
@@ -84,7 +107,9 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
             if event.depth == 0:
                 text = f"Visit {name[node]}, the root: follow its saved links in stored order."
             else:
-                text = f"Follow {via} to {name[node]}: visit it{', then its own parents first' if node.parents else ''}."
+                text = (
+                    f"Follow {via} to {name[node]}: visit it{', then its own parents first' if node.parents else ''}."
+                )
         elif event.kind == "skip":
             text = f"Follow {via} to {name[node]}: already in the list (seen), so skip it."
         else:
@@ -114,25 +139,50 @@ def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: boo
         return {f"{p}-step-{n}": ["gg-current"]} if trace else {}
 
     frames = [
-        _frame("Start", "Before backward: the forward pass saved every local derivative; no gradient yet.",
-               {grad[node]: ["gg-t-empty"] for node in ids.order}, {grad[node]: f"grad {HIDDEN}" for node in ids.order}),
-        _frame("Seed", f"Clear every .grad to 0, then seed {name[root]}.grad = ∂{name[root]}/∂{name[root]} = 1.",
-               {ids.node_id(root): ["gg-current"], **rows(0)},
-               {**{grad[node]: f"grad {fmt(0.0)}" for node in ids.order}, grad[root]: f"grad {fmt(1.0)}"}, ids.node_id(root)),
+        _frame(
+            "Start",
+            "Before backward: the forward pass saved every local derivative; no gradient yet.",
+            {grad[node]: ["gg-t-empty"] for node in ids.order},
+            {grad[node]: f"grad {HIDDEN}" for node in ids.order},
+        ),
+        _frame(
+            "Seed",
+            f"Clear every .grad to 0, then seed {name[root]}.grad = ∂{name[root]}/∂{name[root]} = 1.",
+            {ids.node_id(root): ["gg-current"], **rows(0)},
+            {**{grad[node]: f"grad {fmt(0.0)}" for node in ids.order}, grad[root]: f"grad {fmt(1.0)}"},
+            ids.node_id(root),
+        ),
     ]
     used: dict[Value, int] = defaultdict(int)
     for number, step in enumerate(steps, start=1):
         k = used[step.output]  # an output's steps come in the order of its links
         used[step.output] += 1
         if k >= len(step.output.parents) or step.output.parents[k].value is not step.parent:
-            raise ValueError("the steps do not follow the stored links of their outputs (were they logged from this graph?)")
+            raise ValueError(
+                "the steps do not follow the stored links of their outputs (were they logged from this graph?)"
+            )
         out, parent, edge = name[step.output], name[step.parent], ids.edge_id(step.output, k)
-        marks = {edge: ["gg-active"], ids.op_id(step.output): ["gg-active"], ids.node_id(step.output): ["gg-current"],
-                 ids.node_id(step.parent): ["gg-appended"], f"{p}-card": ["gg-shown"], **rows(number)}
-        text = (f"{out} → {parent}: g{out} = {fmt(step.upstream)} × ∂{out}/∂{parent} = {fmt(step.local)} "
-                f"gives {fmt(step.contribution)}; {parent}.grad goes from {fmt(step.before)} to {fmt(step.after)}.")
-        frames.append(_frame(f"Step {number} of {len(steps)}", text, marks,
-                             {grad[step.parent]: f"grad {fmt(step.after)}", f"{p}-card": step_card(number, step, out, parent)}, edge))
+        marks = {
+            edge: ["gg-active"],
+            ids.op_id(step.output): ["gg-active"],
+            ids.node_id(step.output): ["gg-current"],
+            ids.node_id(step.parent): ["gg-appended"],
+            f"{p}-card": ["gg-shown"],
+            **rows(number),
+        }
+        text = (
+            f"{out} → {parent}: g{out} = {fmt(step.upstream)} × ∂{out}/∂{parent} = {fmt(step.local)} "
+            f"gives {fmt(step.contribution)}; {parent}.grad goes from {fmt(step.before)} to {fmt(step.after)}."
+        )
+        frames.append(
+            _frame(
+                f"Step {number} of {len(steps)}",
+                text,
+                marks,
+                {grad[step.parent]: f"grad {fmt(step.after)}", f"{p}-card": step_card(number, step, out, parent)},
+                edge,
+            )
+        )
     return frames
 
 
@@ -159,15 +209,27 @@ def script_text() -> str:
     return text.replace("</", "<\\/")  # cannot end its own <script> element
 
 
-def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str, Any]], rankdir: str = "LR",
-            graph: str | None = None, status: str = "") -> PlayerFragment:
+def _player(
+    kind: str,
+    prefix: str,
+    title: str,
+    body: str,
+    frames: list[dict[str, Any]],
+    rankdir: str = "LR",
+    graph: str | None = None,
+    status: str = "",
+) -> PlayerFragment:
     """The player markup: title, controls and status (hidden until the script runs), `body`, frames.
 
     A ``"TB"`` player puts its graph beside the controls where there is room; `graph` is the id of a figure
     elsewhere on the page that the player plays on (it then has no full-screen button: it holds no graph).
     """
     layout = f' data-gg-rankdir="{rankdir}"' if graph is None else f' data-gg-graph="{escape(graph)}"'
-    fullscreen = "" if graph else '<button type="button" data-gg-action="fullscreen" aria-pressed="false">Open full screen</button>'
+    fullscreen = (
+        ""
+        if graph
+        else '<button type="button" data-gg-action="fullscreen" aria-pressed="false">Open full screen</button>'
+    )
     speeds = "".join(f'<option value="{s:g}"{" selected" if s == 1 else ""}>{s:g}×</option>' for s in SPEEDS)
     data = {"kind": kind, "frames": frames}
     return PlayerFragment(
@@ -180,16 +242,22 @@ def _player(kind: str, prefix: str, title: str, body: str, frames: list[dict[str
         '<button type="button" data-gg-action="play" aria-pressed="false">Play</button>'
         '<button type="button" data-gg-action="forward" aria-label="Step forward">Forward ▶</button>'
         f'<label class="gg-player-speed-label">Speed <select class="gg-player-speed">{speeds}</select></label>'
-        f'{fullscreen}</div>'
+        f"{fullscreen}</div>"
         f'<p class="gg-player-status gg-js" hidden>{escape(status)}</p>{body}'
         f'<script type="application/json" class="gg-frames">{frames_json(data)}</script></section>',
         data,
     )
 
 
-def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step by step",
-                  min_width: int | None = None, id_prefix: str | None = None,
-                  max_values: int = ORDER_MAX_VALUES, rankdir: str = "LR") -> PlayerFragment:
+def animate_order(
+    root: Value,
+    *,
+    title: str = "Dependency-safe ordering, step by step",
+    min_width: int | None = None,
+    id_prefix: str | None = None,
+    max_values: int = ORDER_MAX_VALUES,
+    rankdir: str = "LR",
+) -> PlayerFragment:
     """A player replaying the ordering walk (`walk`) on the graph of `root`.
 
     Each step shows the node visited (and the open visits), skipped (already in the list) or
@@ -212,16 +280,27 @@ def animate_order(root: Value, *, title: str = "Dependency-safe ordering, step b
         '<div class="gg-order-row gg-js" hidden><span class="gg-order-name">Open visits:</span>'
         f'<span class="gg-player-path" id="{prefix}-path"></span></div>'
         '<div class="gg-order-row gg-order-list"><span class="gg-order-name">Dependency-safe order:</span>'
-        f'{chips(shown, f"{prefix}-order")}</div>'
+        f"{chips(shown, f'{prefix}-order')}</div>"
         '<div class="gg-order-row gg-schedule-list"><span class="gg-order-name">Backward schedule:</span>'
-        f'{chips(shown[::-1], f"{prefix}-schedule")}</div></div>'
+        f"{chips(shown[::-1], f'{prefix}-schedule')}</div></div>"
     )
-    return _player("order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', order_frames(root, ids), rankdir)
+    return _player(
+        "order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', order_frames(root, ids), rankdir
+    )
 
 
-def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: str = "Backward pass, step by step",
-                     highlight_outputs: Sequence[str] = (), trace: bool = True, min_width: int | None = None,
-                     id_prefix: str | None = None, rankdir: str = "LR", graph: GraphFigure | None = None) -> PlayerFragment:
+def animate_backward(
+    root: Value,
+    steps: Sequence[Any] | None = None,
+    *,
+    title: str = "Backward pass, step by step",
+    highlight_outputs: Sequence[str] = (),
+    trace: bool = True,
+    min_width: int | None = None,
+    id_prefix: str | None = None,
+    rankdir: str = "LR",
+    graph: GraphFigure | None = None,
+) -> PlayerFragment:
     """A player replaying one backward pass on the graph of `root`, edge by edge.
 
     The grads start empty ("—"), are cleared to 0 with the root seeded to 1, then each step highlights
@@ -258,7 +337,9 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
     prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, True, head, "ggb")
     figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix, rankdir=rankdir)
     frames = backward_frames(root, steps, figure.ids, trace)
-    body = f'<div class="gg-player-graph">{figure}</div><div class="gg-player-card gg-js" id="{prefix}-card" hidden></div>'
+    body = (
+        f'<div class="gg-player-graph">{figure}</div><div class="gg-player-card gg-js" id="{prefix}-card" hidden></div>'
+    )
     if trace:
         body += f'<div class="gg-player-trace">{show_backward_steps(steps, highlight_outputs=highlight_outputs, graph=figure)}</div>'
     return _player("backward", prefix, title, body, frames, rankdir)
@@ -267,4 +348,6 @@ def animate_backward(root: Value, steps: Sequence[Any] | None = None, *, title: 
 def side_by_side(*players: PlayerFragment) -> PlayerFragment:
     """Players in columns on wide screens, stacked on phones; ``.data["players"]`` holds each one's data."""
     cells = "".join(f'<div class="gg-side-cell">{player}</div>' for player in players)
-    return PlayerFragment(f'<div class="gg gg-side-by-side">{cells}</div>', {"kind": "group", "players": [p.data for p in players]})
+    return PlayerFragment(
+        f'<div class="gg gg-side-by-side">{cells}</div>', {"kind": "group", "players": [p.data for p in players]}
+    )

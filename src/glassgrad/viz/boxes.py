@@ -16,7 +16,8 @@ Examples:
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from glassgrad.viz.graph import COLOURS, MIN_SCALE, TB_SCALE, digraph, figure_html, render_svg, svg_cleanup
 from glassgrad.viz.html import HtmlFragment, escape
@@ -107,15 +108,23 @@ def draw_boxes(
     for box in boxes:
         box_id = f"{id_prefix}-box-{box.id}"
         dot.node(
-            box_id, _box_label(box.lines), id=box_id, shape="box", style="rounded,filled",
-            fillcolor="#f8fafc", margin="0.08,0.04", **{"class": box.css},
+            box_id,
+            _box_label(box.lines),
+            id=box_id,
+            shape="box",
+            style="rounded,filled",
+            fillcolor="#f8fafc",
+            margin="0.08,0.04",
+            **{"class": box.css},
         )
         element_attrs[box_id] = {"id": box.id}
     for number, arrow in enumerate(arrows):
         arrow_id = f"{id_prefix}-arrow-{number}"
         extra = {"dir": "back"} if arrowheads_back else {}
         label = f'<<FONT COLOR="{COLOURS["local"]}">{escape(arrow.label)}</FONT>>' if arrow.label else ""
-        dot.edge(f"{id_prefix}-box-{arrow.source}", f"{id_prefix}-box-{arrow.target}", label=label, id=arrow_id, **extra)
+        dot.edge(
+            f"{id_prefix}-box-{arrow.source}", f"{id_prefix}-box-{arrow.target}", label=label, id=arrow_id, **extra
+        )
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, id_prefix)
@@ -123,7 +132,14 @@ def draw_boxes(
     if rankdir in ("TB", "BT"):  # tall: at most TB_SCALE of its natural size, like draw_graph's
         natural *= TB_SCALE
     narrowest = min_width if min_width is not None else round(full_size * MIN_SCALE)
-    return HtmlFragment(figure_html(
-        svg, natural, title=title, prefix=id_prefix, css="gg gg-graph gg-boxes", narrowest=narrowest,
-        caption_text=caption_text,
-    ))
+    return HtmlFragment(
+        figure_html(
+            svg,
+            natural,
+            title=title,
+            prefix=id_prefix,
+            css="gg gg-graph gg-boxes",
+            narrowest=narrowest,
+            caption_text=caption_text,
+        )
+    )

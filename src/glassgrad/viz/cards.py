@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Collection, Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from glassgrad.viz.graph import MAX_LINKS, MAX_VALUES, GraphFigure, Value, names, walk
 from glassgrad.viz.html import HtmlFragment, escape, fmt, short
@@ -25,7 +26,7 @@ def step_card(number: int, step: Any, out: str, parent: str) -> str:
         f'<div class="gg-step-calc"><span class="gg-upstream">{_g(out)} = {escape(fmt(step.upstream))}</span> × '
         f'<span class="gg-local">{_partial(out, parent)} = {escape(fmt(step.local))}</span> = '
         f'<span class="gg-contribution">Δ{_g(parent)} = {escape(fmt(step.contribution))}</span></div>'
-        f'<div><code>{escape(parent)}.grad</code>: {escape(fmt(step.before))} → '
+        f"<div><code>{escape(parent)}.grad</code>: {escape(fmt(step.before))} → "
         f'<span class="gg-grad">{escape(fmt(step.after))}</span></div>'
     )
 
@@ -50,10 +51,14 @@ def show_backward_steps(
     """
     steps = list(steps)
     if not steps:
-        return HtmlFragment('<div class="gg gg-trace"><p class="gg-seed">No saved links: nothing to propagate.</p></div>')
+        return HtmlFragment(
+            '<div class="gg gg-trace"><p class="gg-seed">No saved links: nothing to propagate.</p></div>'
+        )
     root = steps[0].output  # backward processes the root first
     if len(steps) > MAX_LINKS:
-        raise ValueError(f"show_backward_steps: {len(steps):,} steps, more than {MAX_LINKS:,}; show the steps of a smaller graph")
+        raise ValueError(
+            f"show_backward_steps: {len(steps):,} steps, more than {MAX_LINKS:,}; show the steps of a smaller graph"
+        )
     order = walk(root, max_values=MAX_VALUES, max_links=MAX_LINKS, caller="show_backward_steps")
     shown = {node: short(text) for node, text in names(root, order).items()}
     highlighted = set(highlight_outputs)

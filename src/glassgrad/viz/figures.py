@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from glassgrad.viz.graph import (
-    COLOURS, MAX_VALUES, Value, check_node, check_prefix, chips, digraph, figure_html, fingerprint, names, render_svg,
-    svg_cleanup, too_big, walk,
+    COLOURS,
+    MAX_VALUES,
+    Value,
+    check_node,
+    check_prefix,
+    chips,
+    digraph,
+    figure_html,
+    fingerprint,
+    names,
+    render_svg,
+    svg_cleanup,
+    too_big,
+    walk,
 )
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt, short
 
@@ -15,7 +27,9 @@ MAX_SHOWN_LINKS = 50  # show_parent_link draws one row per link: more would not 
 MAX_WALK_VALUES = 300  # show_order_walk indents each visit: its text grows with values × depth
 
 
-def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None, max_links: int = MAX_SHOWN_LINKS) -> HtmlFragment:
+def show_parent_link(
+    output: Value, k: int = 0, *, id_prefix: str | None = None, max_links: int = MAX_SHOWN_LINKS
+) -> HtmlFragment:
     """How one operation is stored: output v, its ``ParentLink``s, and the parents they point back to.
 
     For ``m = w × x`` and ``k = 0``, the highlighted link holds ``.value`` (w) and ``.local_grad``
@@ -39,7 +53,9 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None,
     if count > max_links:
         raise too_big("show_parent_link", output, "parent links", max_links, "max_links")
     if type(k) is not int or not 0 <= k < count:
-        raise IndexError(f"show_parent_link: {short(caption(output))!r} has links 0 to {count - 1}, no link k={k!r:.20}")
+        raise IndexError(
+            f"show_parent_link: {short(caption(output))!r} has links 0 to {count - 1}, no link k={k!r:.20}"
+        )
     if id_prefix is None:
         drawn = [f"{k}|{output.label!r}|{output.data!r}|{output.grad!r}"]
         drawn += [f"{other.value.label!r}|{other.value.data!r}|{other.local_grad!r}" for other in output.parents]
@@ -58,7 +74,7 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None,
         f'<FONT COLOR="{_INK}">.parents[{j}]: ParentLink</FONT><BR ALIGN="LEFT"/>'
         f'<FONT COLOR="{_DIM}">.value → </FONT><FONT COLOR="{_NUMBER}">{escape(shown[other.value])}</FONT><BR ALIGN="LEFT"/>'
         f'<FONT COLOR="{_DIM}">.local_grad </FONT><FONT COLOR="{_LOCAL}">{escape(fmt(other.local_grad))} '
-        f"(= ∂{escape(v_name)}/∂{escape(shown[other.value])})</FONT><BR ALIGN=\"LEFT\"/></TD></TR>"
+        f'(= ∂{escape(v_name)}/∂{escape(shown[other.value])})</FONT><BR ALIGN="LEFT"/></TD></TR>'
         for j, other in enumerate(output.parents)
     )
     v_label = (
@@ -88,13 +104,22 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None,
         u_node = f"{id_prefix}-u-{first_slot[other.value]}"
         if first_slot[other.value] == j:  # one forward arrow per parent object, even for w * w
             dot.edge(
-                u_node, f"{id_prefix}-v", id=f"{id_prefix}-forward-{j}", style="dashed",
-                label=f'<<FONT COLOR="{_DIM}">forward: operand</FONT>>', **{"class": "gg-forward"},
+                u_node,
+                f"{id_prefix}-v",
+                id=f"{id_prefix}-forward-{j}",
+                style="dashed",
+                label=f'<<FONT COLOR="{_DIM}">forward: operand</FONT>>',
+                **{"class": "gg-forward"},
             )
         dot.edge(
-            f"{id_prefix}-v:link{j}:w", u_node, id=f"{id_prefix}-link-{j}", constraint="false",
-            color=_LOCAL, penwidth="2" if j == k else "1",
-            label=f'<<FONT COLOR="{_LOCAL}">.parents[{j}].value</FONT>>', **{"class": "gg-pointer"},
+            f"{id_prefix}-v:link{j}:w",
+            u_node,
+            id=f"{id_prefix}-link-{j}",
+            constraint="false",
+            color=_LOCAL,
+            penwidth="2" if j == k else "1",
+            label=f'<<FONT COLOR="{_LOCAL}">.parents[{j}].value</FONT>>',
+            **{"class": "gg-pointer"},
         )
     title = f"{v_name} stores one ParentLink per operand; .parents[{k}] points back to {u_name}"
     svg, natural = svg_cleanup(render_svg(dot.source), {}, title, id_prefix)
@@ -106,10 +131,17 @@ def show_parent_link(output: Value, k: int = 0, *, id_prefix: str | None = None,
         f'<span class="gg-contribution">edge contribution {escape(fmt(upstream * local))}</span>, '
         f"added to <code>{escape(u_name)}.grad</code>.</p>"
     )
-    return HtmlFragment(figure_html(
-        svg, natural, title=title, prefix=id_prefix, css="gg gg-graph gg-storage", narrowest=round(natural * 0.8),
-        after=update,
-    ))
+    return HtmlFragment(
+        figure_html(
+            svg,
+            natural,
+            title=title,
+            prefix=id_prefix,
+            css="gg gg-graph gg-storage",
+            narrowest=round(natural * 0.8),
+            after=update,
+        )
+    )
 
 
 def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple[Value, Value]]:
@@ -133,7 +165,9 @@ def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple
                 outputs.append(output)
     violations = []
     for node in backward_order:
-        violations += [(node, output) for output in users.get(id(node), ()) if position[id(output)] > position[id(node)]]
+        violations += [
+            (node, output) for output in users.get(id(node), ()) if position[id(output)] > position[id(node)]
+        ]
     return violations
 
 
@@ -160,7 +194,11 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value], *, max_valu
     early_name, output_name = escape(name[early]), escape(name[output])
 
     def row(key: str, title: str, nodes: Sequence[Value], note: str, bad: Sequence[int] = ()) -> str:
-        mark = '<span class="gg-bad" aria-label="unsafe">✗</span>' if bad else '<span class="gg-ok" aria-label="safe">✓</span>'
+        mark = (
+            '<span class="gg-bad" aria-label="unsafe">✗</span>'
+            if bad
+            else '<span class="gg-ok" aria-label="safe">✓</span>'
+        )
         return (
             f'<div class="gg-order-row" data-gg-order="{key}"><span class="gg-order-name">{title}</span>'
             f'{chips([name[node] for node in nodes], bad=bad)} {mark}<span class="gg-order-note{" gg-bad" if bad else ""}">{note}</span></div>'
@@ -170,7 +208,9 @@ def show_dependency_order(root: Value, wrong_order: Sequence[Value], *, max_valu
         row("dependency-first", "dependency-first", order, "every value appears after all of its parents")
         + row("backward", "backward processes", reverse, "the reverse: every value after all the outputs that use it")
         + row(
-            "wrong", "a wrong order", wrong_order,
+            "wrong",
+            "a wrong order",
+            wrong_order,
             f"{early_name} is processed before {output_name}, which uses it: {early_name} would pass on its gradient "
             f"before the contribution from {output_name} has been added to {early_name}.grad",
             bad=[i for i, node in enumerate(wrong_order) if node in (early, output)],
@@ -200,7 +240,9 @@ def show_order_walk(root: Value, *, max_values: int = MAX_WALK_VALUES) -> HtmlFr
             lines.append(f'{indent}<span class="gg-skip">{name} is already in the order → skip</span>')
         elif not node.parents:  # a leaf: its visit and its append (the next event) on one line
             if kind == "enter":
-                lines.append(f'{indent}visit({name}) → {name} has no parents → <span class="gg-append">append {name}</span>')
+                lines.append(
+                    f'{indent}visit({name}) → {name} has no parents → <span class="gg-append">append {name}</span>'
+                )
         elif kind == "enter":
             lines.append(f"{indent}visit({name}):")
         else:

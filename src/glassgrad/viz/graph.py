@@ -23,7 +23,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from typing import Any, Collection, Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
 from glassgrad.viz.html import LABEL_LIMIT, HtmlFragment, caption, escape, fmt, short
@@ -52,8 +53,12 @@ def too_big(caller: str, root: Value, what: str, limit: int, name: str) -> Value
 
 
 def walk(
-    root: Value, events: list[OrderEvent] | None = None, *,
-    max_values: int | None = None, max_links: int | None = None, caller: str = "walk",
+    root: Value,
+    events: list[OrderEvent] | None = None,
+    *,
+    max_values: int | None = None,
+    max_links: int | None = None,
+    caller: str = "walk",
 ) -> list[Value]:
     """Every node reachable from `root` through ``parents[k].value``, each after all of its parents.
 
@@ -113,13 +118,22 @@ def chips(names: Sequence[str], id_prefix: str | None = None, bad: Sequence[int]
     arrow = '<span class="gg-arrow" aria-hidden="true">→</span>'
     ids = [f' id="{id_prefix}-{i}"' if id_prefix else "" for i in range(len(names))]
     return arrow.join(
-        f'<span class="gg-chip{" gg-bad" if i in bad else ""}"{ids[i]}>{escape(name)}</span>' for i, name in enumerate(names)
+        f'<span class="gg-chip{" gg-bad" if i in bad else ""}"{ids[i]}>{escape(name)}</span>'
+        for i, name in enumerate(names)
     )
 
 
 def figure_html(
-    svg: str, natural: float, *, title: str, prefix: str, css: str, narrowest: int,
-    caption_text: str | None = None, attrs: str = "", after: str = "",
+    svg: str,
+    natural: float,
+    *,
+    title: str,
+    prefix: str,
+    css: str,
+    narrowest: int,
+    caption_text: str | None = None,
+    attrs: str = "",
+    after: str = "",
 ) -> str:
     """Wrap Graphviz SVG (from `svg_cleanup`) in the site's sideways-scrolling ``<figure>``.
 
@@ -129,7 +143,8 @@ def figure_html(
     widest = max(round(natural), narrowest)
     svg = svg.replace(
         '<svg role="img"',
-        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{widest}px" role="img"', 1,
+        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{widest}px" role="img"',
+        1,
     )
     figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
     return (
@@ -145,8 +160,16 @@ FONT = "Helvetica,Arial,sans-serif"
 # class ``gg-t-{role}``, ``gg-f-{role}`` or ``gg-s-{role}``, which the stylesheet maps to the palette's colour
 # (the colours themselves are the light palette's fallback).
 COLOURS = {
-    "grad": "#0f766e", "local": "#1d4ed8", "data": "#64748b", "label": "#111827", "value": "#1f2937",
-    "box": "#f8fafc", "op": "#eef2ff", "edge": "#94a3b8", "mark": "#a16207", "bad": "#b91c1c",
+    "grad": "#0f766e",
+    "local": "#1d4ed8",
+    "data": "#64748b",
+    "label": "#111827",
+    "value": "#1f2937",
+    "box": "#f8fafc",
+    "op": "#eef2ff",
+    "edge": "#94a3b8",
+    "mark": "#a16207",
+    "bad": "#b91c1c",
 }
 _GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
 _ROLE = {colour: role for role, colour in COLOURS.items()}
@@ -162,7 +185,14 @@ def digraph(**graph_attr: str) -> Any:
     import graphviz
 
     return graphviz.Digraph(
-        graph_attr={"rankdir": "LR", "bgcolor": "transparent", "nodesep": "0.25", "ranksep": "0.3", "pad": "0.08", **graph_attr},
+        graph_attr={
+            "rankdir": "LR",
+            "bgcolor": "transparent",
+            "nodesep": "0.25",
+            "ranksep": "0.3",
+            "pad": "0.08",
+            **graph_attr,
+        },
         node_attr={"fontname": FONT, "fontsize": "12", "color": "#94a3b8", "penwidth": "1.2"},
         edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
     )
@@ -314,9 +344,7 @@ def _data_attrs(attrs: dict[str, object]) -> str:
     return "".join(f' data-gg-{name}="{escape(value)}"' for name, value in attrs.items())
 
 
-def svg_cleanup(
-    svg: str, element_attrs: dict[str, dict[str, object]], title: str, prefix: str
-) -> tuple[str, float]:
+def svg_cleanup(svg: str, element_attrs: dict[str, dict[str, object]], title: str, prefix: str) -> tuple[str, float]:
     """Graphviz's SVG made inline-ready, and its natural width in CSS pixels.
 
     Drops the prolog, comments and Graphviz's ``<title>``s, sizes by viewBox only, renames ``graph0`` to
@@ -358,7 +386,7 @@ def svg_cleanup(
         return m.group(0)[:-1] + _data_attrs(attrs) + ">" + tooltip
 
     svg = re.sub(r'<g id="([^"]+)" class="[^"]*">', add_attrs, svg)
-    svg = svg.replace("<svg", f'<svg role="img" class="gg-svg"', 1)
+    svg = svg.replace("<svg", '<svg role="img" class="gg-svg"', 1)
     svg = svg.replace(">", f"><title>{escape(title)}</title>", 1)
     return svg.strip(), width_px
 
@@ -452,8 +480,15 @@ def draw_graph(
     with box as marked_part:
         if marked:
             marked_part.attr(
-                id=f"{prefix}-mark", label=f"<{escape(mark_label)}>", style="dashed,rounded", color=COLOURS["mark"],
-                fontcolor=COLOURS["mark"], fontname=FONT, fontsize="11", labeljust="r", **{"class": "gg-mark"},
+                id=f"{prefix}-mark",
+                label=f"<{escape(mark_label)}>",
+                style="dashed,rounded",
+                color=COLOURS["mark"],
+                fontcolor=COLOURS["mark"],
+                fontname=FONT,
+                fontsize="11",
+                labeljust="r",
+                **{"class": "gg-mark"},
             )
         for node in order:
             if node in marked:
@@ -465,29 +500,53 @@ def draw_graph(
         role = "gg-value" + (" gg-leaf" if not node.parents else "") + (" gg-root" if node is root else "")
         node_id = ids.node_id(node)
         dot.node(
-            node_id, _value_label(node, i, show_grad), id=node_id, shape="box", style="rounded,filled",
-            fillcolor="#f8fafc", margin="0.08,0.04", **{"class": role},
+            node_id,
+            _value_label(node, i, show_grad),
+            id=node_id,
+            shape="box",
+            style="rounded,filled",
+            fillcolor="#f8fafc",
+            margin="0.08,0.04",
+            **{"class": role},
         )
         element_attrs[node_id] = {"index": i, "label": caption(node, i), "role": "value"}
         if not node.parents:
             continue
         op_id = ids.op_id(node)
         dot.node(
-            op_id, f"<{escape(short(node.op or '?', OP_LIMIT))}>", id=op_id, shape="circle", style="filled",
-            fillcolor="#eef2ff", width="0.36", margin="0.02", **{"class": "gg-op"},
+            op_id,
+            f"<{escape(short(node.op or '?', OP_LIMIT))}>",
+            id=op_id,
+            shape="circle",
+            style="filled",
+            fillcolor="#eef2ff",
+            width="0.36",
+            margin="0.02",
+            **{"class": "gg-op"},
         )
         element_attrs[op_id] = {"index": i, "label": caption(node, i), "role": "op", "op": node.op}
         for k, link in enumerate(node.parents):
             edge_id = ids.edge_id(node, k)
             is_marked = (i, k) in marks
-            style = {"color": COLOURS["bad"], "penwidth": "2.4", "class": "gg-link gg-wrong"} if is_marked else {"class": "gg-link"}
+            style = (
+                {"color": COLOURS["bad"], "penwidth": "2.4", "class": "gg-link gg-wrong"}
+                if is_marked
+                else {"class": "gg-link"}
+            )
             dot.edge(
-                ids.node_id(link.value), op_id, label=_local_label(node, link.value, link.local_grad, index, is_marked),
-                id=edge_id, **style,
+                ids.node_id(link.value),
+                op_id,
+                label=_local_label(node, link.value, link.local_grad, index, is_marked),
+                id=edge_id,
+                **style,
             )
             element_attrs[edge_id] = {
-                "output": i, "parent": index[link.value], "link": k,
-                "local": repr(link.local_grad), "role": "link", **({"wrong": "true"} if is_marked else {}),
+                "output": i,
+                "parent": index[link.value],
+                "link": k,
+                "local": repr(link.local_grad),
+                "role": "link",
+                **({"wrong": "true"} if is_marked else {}),
             }
         out_id = ids.out_id(node)
         dot.edge(op_id, node_id, id=out_id, **{"class": "gg-out"})
@@ -499,7 +558,9 @@ def draw_graph(
         parent = output.parents[k].value
         title += f"; marked wrong: the edge ∂{_short(caption(output, index[output]))}/∂{_short(caption(parent, index[parent]))}"
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
-    svg = re.sub(r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S)
+    svg = re.sub(
+        r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S
+    )
     if rankdir == "TB":  # narrow and tall: at most TB_SCALE of its natural size, at least half unless told
         natural *= TB_SCALE
         narrowest = min_width if min_width is not None else round(natural * MIN_SCALE / TB_SCALE)
@@ -507,7 +568,13 @@ def draw_graph(
         narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
     grads = "shown" if show_grad else "hidden"
     html = figure_html(
-        svg, natural, title=title, prefix=prefix, css="gg gg-graph", narrowest=narrowest,
-        caption_text=caption_text, attrs=f' data-gg-grads="{grads}" data-gg-rankdir="{rankdir}"',
+        svg,
+        natural,
+        title=title,
+        prefix=prefix,
+        css="gg gg-graph",
+        narrowest=narrowest,
+        caption_text=caption_text,
+        attrs=f' data-gg-grads="{grads}" data-gg-rankdir="{rankdir}"',
     )
     return GraphFigure(html, ids)

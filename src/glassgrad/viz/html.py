@@ -127,12 +127,28 @@ def _partial(top: str, bottom: str) -> str:
 
 
 LEGEND_ITEMS = (
-    ("upstream", "upstream", _math("<msub><mi>g</mi><mi>v</mi></msub><mo>=</mo><mo>∂</mo><mi>L</mi><mo>/</mo><mo>∂</mo><mi>v</mi>")
-     + ", already accumulated in <code>v.grad</code>"),
-    ("local", "local", f"{_partial('<mi>v</mi>', '<mi>u</mi>')}, saved in the <code>ParentLink</code> during the forward pass"),
-    ("contribution", "edge contribution", _math('<mi mathvariant="normal">Δ</mi><msub><mi>g</mi><mi>u</mi></msub><mo>=</mo>')
-     + " upstream × local, added to <code>u.grad</code>"),
-    ("grad", "gradient", "<code>.grad</code> after backward: " + _partial("<mi>L</mi>", '<mi mathvariant="normal">node</mi>')),
+    (
+        "upstream",
+        "upstream",
+        _math("<msub><mi>g</mi><mi>v</mi></msub><mo>=</mo><mo>∂</mo><mi>L</mi><mo>/</mo><mo>∂</mo><mi>v</mi>")
+        + ", already accumulated in <code>v.grad</code>",
+    ),
+    (
+        "local",
+        "local",
+        f"{_partial('<mi>v</mi>', '<mi>u</mi>')}, saved in the <code>ParentLink</code> during the forward pass",
+    ),
+    (
+        "contribution",
+        "edge contribution",
+        _math('<mi mathvariant="normal">Δ</mi><msub><mi>g</mi><mi>u</mi></msub><mo>=</mo>')
+        + " upstream × local, added to <code>u.grad</code>",
+    ),
+    (
+        "grad",
+        "gradient",
+        "<code>.grad</code> after backward: " + _partial("<mi>L</mi>", '<mi mathvariant="normal">node</mi>'),
+    ),
 )
 """(CSS role, name, meaning) of each colour in `legend`, as markup; symbols are MathML like the prose's formulas."""
 

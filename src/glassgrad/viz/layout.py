@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from glassgrad.viz.animate import PlayerFragment
 from glassgrad.viz.html import HtmlFragment, escape
@@ -24,7 +24,10 @@ def _shown_width(figure: object) -> float:
 
 
 def side_by_side_graphs(
-    *figures: object, titles: Sequence[str] = (), under: Sequence[object] = (), label: str = "Graphs side by side, at one scale"
+    *figures: object,
+    titles: Sequence[str] = (),
+    under: Sequence[object] = (),
+    label: str = "Graphs side by side, at one scale",
 ) -> HtmlFragment:
     """Graph figures in columns at one scale, top edges aligned, each column as wide as its figure.
 

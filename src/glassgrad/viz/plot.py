@@ -17,8 +17,9 @@ import hashlib
 import io
 import math
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from glassgrad.viz.html import HtmlFragment, escape
 
@@ -54,9 +55,18 @@ class Marker:
 
 
 STYLE: dict[Any, Any] = {  # for every figure: reproducible SVG ids, text kept as text, the site's look
-    "svg.hashsalt": "glassgrad", "svg.fonttype": "none", "font.size": 11, "legend.fontsize": 10,
-    "text.color": _INK, "axes.edgecolor": _INK, "axes.labelcolor": _INK, "xtick.color": _INK,
-    "ytick.color": _INK, "grid.color": _GRID, "legend.frameon": False, "axes.spines.top": False,
+    "svg.hashsalt": "glassgrad",
+    "svg.fonttype": "none",
+    "font.size": 11,
+    "legend.fontsize": 10,
+    "text.color": _INK,
+    "axes.edgecolor": _INK,
+    "axes.labelcolor": _INK,
+    "xtick.color": _INK,
+    "ytick.color": _INK,
+    "grid.color": _GRID,
+    "legend.frameon": False,
+    "axes.spines.top": False,
     "axes.spines.right": False,
 }
 
@@ -123,21 +133,45 @@ def line_figure(
         ys = [float(y) for _, y in one.points]
         colour = SERIES_COLOURS[slot % len(SERIES_COLOURS)]
         axes.plot(
-            xs, ys, label=one.name, color=colour, linewidth=1.8 if one.line else 0,
+            xs,
+            ys,
+            label=one.name,
+            color=colour,
+            linewidth=1.8 if one.line else 0,
             linestyle=("--" if one.dashed else "-") if one.line else "none",
-            marker="o" if one.markers or not one.line else None, markersize=4,
+            marker="o" if one.markers or not one.line else None,
+            markersize=4,
         )
         if one.nan_marks:
             nan_xs = [x for x, y in zip(xs, ys) if math.isnan(y)]
             if nan_xs:
-                axes.plot(nan_xs, [1.0] * len(nan_xs), linestyle="none", marker="x", color=colour,
-                          transform=axes.get_xaxis_transform(), clip_on=False, label=f"{one.name}: nan")
+                axes.plot(
+                    nan_xs,
+                    [1.0] * len(nan_xs),
+                    linestyle="none",
+                    marker="x",
+                    color=colour,
+                    transform=axes.get_xaxis_transform(),
+                    clip_on=False,
+                    label=f"{one.name}: nan",
+                )
     for marker in markers:
         axes.plot([marker.x], [marker.y], marker="o", markersize=11, markerfacecolor="none", color=_INK)
-        axes.annotate(marker.label, (marker.x, marker.y), textcoords="offset points",
-                      **_MARKER_TEXT.get(marker.place, _MARKER_TEXT["above"]))
-    axes.set(xscale="log" if log_x else "linear", yscale="log" if log_y else "linear", xlim=x_range, ylim=y_range,
-             xlabel=x_label, ylabel=y_label, title=title or "")
+        axes.annotate(
+            marker.label,
+            (marker.x, marker.y),
+            textcoords="offset points",
+            **_MARKER_TEXT.get(marker.place, _MARKER_TEXT["above"]),
+        )
+    axes.set(
+        xscale="log" if log_x else "linear",
+        yscale="log" if log_y else "linear",
+        xlim=x_range,
+        ylim=y_range,
+        xlabel=x_label,
+        ylabel=y_label,
+        title=title or "",
+    )
     if x_ticks is not None:
         axes.set_xticks(list(x_ticks))
     figure.legend(loc="outside lower center")  # under the axes: never over a curve
@@ -145,7 +179,9 @@ def line_figure(
     return figure
 
 
-def line_plot(series: Mapping[str, Iterable[tuple[float, float]]] | Iterable[Series], **options: object) -> HtmlFragment:
+def line_plot(
+    series: Mapping[str, Iterable[tuple[float, float]]] | Iterable[Series], **options: object
+) -> HtmlFragment:
     """Draw named series as lines on shared axes; return the figure as an HTML fragment.
 
     Args:
@@ -200,12 +236,27 @@ def boundary_figure(
         axes.contour(grid_x, grid_y, scores, levels=[0], colors=[_INK], linewidths=1.2)
     for slot, (label, name, marker) in enumerate(((-1, class_names[0], "o"), (1, class_names[1], "s"))):
         chosen = [p for p, lab in zip(points, labels) if lab == label]
-        axes.plot([p[0] for p in chosen], [p[1] for p in chosen], linestyle="none", marker=marker,
-                  markersize=5, color=SERIES_COLOURS[slot], label=name)
+        axes.plot(
+            [p[0] for p in chosen],
+            [p[1] for p in chosen],
+            linestyle="none",
+            marker=marker,
+            markersize=5,
+            color=SERIES_COLOURS[slot],
+            label=name,
+        )
     misclassified = [point for point, label in zip(points, labels) if not score(*point) * label > 0]
     if misclassified:
-        axes.plot([p[0] for p in misclassified], [p[1] for p in misclassified], linestyle="none", marker="o",
-                  markersize=11, markerfacecolor="none", color=_INK, label="misclassified")
+        axes.plot(
+            [p[0] for p in misclassified],
+            [p[1] for p in misclassified],
+            linestyle="none",
+            marker="o",
+            markersize=11,
+            markerfacecolor="none",
+            color=_INK,
+            label="misclassified",
+        )
     axes.set(xlabel="x₁", ylabel="x₂", title=title or "")
     axes.legend(loc="best")
     figure.glassgrad_misclassified = misclassified
@@ -243,7 +294,7 @@ def to_html(figure) -> HtmlFragment:
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", transparent=True, metadata={"Date": None})
     svg = buffer.getvalue()
-    svg = svg[svg.index("<svg"):]  # no XML declaration or DOCTYPE inside HTML
+    svg = svg[svg.index("<svg") :]  # no XML declaration or DOCTYPE inside HTML
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
     svg = re.sub(r'(<svg[^>]*?) width="[^"]*" height="[^"]*"', r'\1 style="width:100%;height:auto"', svg, count=1)
     title = figure.axes[0].get_title()
