@@ -24,9 +24,15 @@ def on_startup(command: str, dirty: bool) -> None:
     _dirty = dirty
 
 
+# The formulas' Markdown extension (mkdocs.yml) is imported when the config is loaded, before this hook runs:
+# kept loaded, so that a broken engine shows on the pages that use it instead of stopping every rebuild.
+KEEP = {"glassgrad.viz.mathml"}
+
+
 def on_pre_build(config: Any) -> None:
     for name in [name for name in sys.modules if name == "glassgrad" or name.startswith("glassgrad.")]:
-        del sys.modules[name]
+        if name not in KEEP:
+            del sys.modules[name]
 
 
 def _newest_input(path: Path, root: Path, seen: set[Path]) -> float:
