@@ -34,33 +34,23 @@
   // playground-worker.js), started by the first Check. Only this worker's private port is read, and only
   // the answer carrying the current check's secret id ends that check.
   function Python(limit, onDone) {
-    var base = new URL("../assets/playground/", scriptUrl).href;
-    var workerUrl = new URL("playground-worker.js", scriptUrl).href;
     var session = null, runId = null, timer = null, current = null, checks = 0;
 
     function start() {
-      var worker = new Worker(workerUrl, { type: "module" });
-      var channel = new MessageChannel();
-      var mine = { worker: worker, port: channel.port1 };
+      var mine = window.glassgrad.openPython(
+        function (data) { if (session === mine) receive(data); },
+        function (message) {
+          if (session !== mine) return;
+          stop();  // no quiet restart here: a worker that cannot start would fail again at once
+          finish({ error: "Python could not start: " + message + ". Press Check to try again." }, false);
+        });
       session = mine;
-      channel.port1.onmessage = function (event) { if (session === mine) receive(event.data); };
-      worker.onerror = function (event) {
-        if (session !== mine) return;
-        stop();  // no quiet restart here: a worker that cannot start would fail again at once
-        finish({ error: "Python could not start: " + (event.message || "the worker failed") + ". Press Check to try again." }, false);
-      };
-      worker.postMessage({ type: "connect", base: base }, [channel.port2]);
     }
     function stop() {
       if (timer) window.clearTimeout(timer);
       timer = null;
       runId = null;
-      if (session) {
-        session.port.onmessage = null;
-        session.port.close();
-        session.worker.onerror = null;
-        session.worker.terminate();
-      }
+      if (session) session.close();
       session = null;
     }
     function finish(result, restart) {

@@ -92,6 +92,26 @@
     return loadPurifier(new URL("../assets/playground/", scriptUrl).href).then(function (purify) { return fragment(purify, html); });
   };
 
+  // One Python in the playground's Web Worker (its protocol: top of playground-worker.js), shared with the
+  // exercises page. Only its private port is read (never messages posted on the worker itself, which the
+  // reader's program can do); after close() neither the port nor the worker reaches the page again.
+  ns.openPython = function (onMessage, onFailure) {
+    var worker = new Worker(new URL("playground-worker.js", scriptUrl).href, { type: "module" });
+    var channel = new MessageChannel();
+    var python = { port: channel.port1, closed: false };
+    python.close = function () {
+      python.closed = true;
+      channel.port1.onmessage = null;
+      channel.port1.close();
+      worker.onerror = null;
+      worker.terminate();
+    };
+    channel.port1.onmessage = function (event) { if (!python.closed) onMessage(event.data); };
+    worker.onerror = function (event) { if (!python.closed) onFailure(event.message || "the worker failed"); };
+    worker.postMessage({ type: "connect", base: new URL("../assets/playground/", scriptUrl).href }, [channel.port2]);
+    return python;
+  };
+
   function setUp(root) {
     if (root.dataset.ggReady) return;
     root.dataset.ggReady = "1";
@@ -105,8 +125,7 @@
     root.querySelectorAll("button[data-gg-do]").forEach(function (b) { buttons[b.dataset.ggDo] = b; });
     var params = new URLSearchParams(window.location.search);
     var base = new URL("../assets/playground/", scriptUrl).href;
-    var workerUrl = new URL("playground-worker.js", scriptUrl).href;
-    var session = null;  // {worker, port}: the one worker whose messages the page reads
+    var session = null;  // the one Python (ns.openPython) whose messages the page reads
     var runId = null, timer = null, runs = 0, asked = false;
     var lines = [{ stream: "stdout", text: "" }], dropped = 0, drawing = 0;
 
@@ -191,27 +210,18 @@
       if (timer) window.clearTimeout(timer);
       timer = null;
       runId = null;
-      if (session) {
-        session.port.onmessage = null;
-        session.port.close();
-        session.worker.onerror = null;
-        session.worker.terminate();
-      }
+      if (session) session.close();
       session = null;
     }
     function startWorker() {
-      var worker = new Worker(workerUrl, { type: "module" });
-      var channel = new MessageChannel();
-      var mine = { worker: worker, port: channel.port1 };
+      var mine = ns.openPython(
+        function (data) { if (session === mine) onMessage(data); },
+        function (message) {
+          if (session !== mine) return;
+          stopWorker(); busy(false);
+          say("Python could not start: " + message + ". Press Run to try again.");
+        });
       session = mine;
-      // Messages posted on the worker itself (which the reader's program can do) are never read.
-      channel.port1.onmessage = function (event) { if (session === mine) onMessage(event.data); };
-      worker.onerror = function (event) {
-        if (session !== mine) return;
-        stopWorker(); busy(false);
-        say("Python could not start: " + (event.message || "the worker failed") + ". Press Run to try again.");
-      };
-      worker.postMessage({ type: "connect", base: base }, [channel.port2]);
       loadPurifier(base).catch(function () {});
       return mine;
     }
