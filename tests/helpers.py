@@ -231,3 +231,22 @@ def same_float(mine: float, theirs: float, rel: float = 1e-12, abs_tol: float = 
     if math.isnan(mine) or math.isnan(theirs):
         return math.isnan(mine) and math.isnan(theirs)
     return math.isclose(mine, theirs, rel_tol=rel, abs_tol=abs_tol)
+
+
+def keep_inside(target: Any, site_url: str) -> tuple[list[str], list[str]]:
+    """Route every request of a Playwright page or context: the site's own (and data:/blob:) go through, any
+    other is refused. Returns the two lists it fills as the page runs: (fetched from the site, refused)."""
+    fetched: list[str] = []
+    outside: list[str] = []
+
+    def guard(route: Any) -> None:
+        url = route.request.url
+        if url.startswith((site_url, "data:", "blob:")):
+            fetched.append(url)
+            route.continue_()
+        else:
+            outside.append(url)
+            route.abort()
+
+    target.route("**/*", guard)
+    return fetched, outside

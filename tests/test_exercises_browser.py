@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
+from helpers import keep_inside  # noqa: E402
 from test_exercises import broken, source  # noqa: E402  (the solutions the page shows, and one change to each)
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -55,17 +56,7 @@ def marked_edge(page: Any, name: str) -> Any:
 
 def test_exercises_page(browser: Any, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    outside: list[str] = []
-
-    def guard(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(site_url) or url.startswith(("data:", "blob:")):
-            route.continue_()
-        else:
-            outside.append(url)
-            route.abort()
-
-    context.route("**/*", guard)
+    _, outside = keep_inside(context, site_url)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

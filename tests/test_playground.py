@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from helpers import load_module  # noqa: E402
+from helpers import keep_inside, load_module  # noqa: E402
 
 import glassgrad.scratch  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402
@@ -58,19 +58,7 @@ def status(page: Any) -> str:
 @pytest.mark.site
 def test_playground(browser: Any, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    outside: list[str] = []
-    fetched: list[str] = []
-
-    def guard(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(site_url) or url.startswith(("data:", "blob:")):
-            fetched.append(url)
-            route.continue_()
-        else:
-            outside.append(url)
-            route.abort()
-
-    context.route("**/*", guard)
+    fetched, outside = keep_inside(context, site_url)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
