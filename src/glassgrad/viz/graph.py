@@ -330,11 +330,19 @@ def _value_label(value: Value, index: int, show_grad: bool) -> str:
     )
 
 
-def _local_label(output: Value, parent: Value, local_grad: float, index: dict[Value, int], marked: bool = False) -> str:
-    """Edge label ``∂m/∂w = 3`` as a Graphviz HTML-like label (``✗ ∂m/∂w = 3``, bold, for a marked edge)."""
+def _local_label(
+    output: Value, parent: Value, local_grad: float, index: dict[Value, int], marked: bool = False, pad: str = ""
+) -> str:
+    """Edge label ``∂m/∂w = 3`` as a Graphviz HTML-like label (``✗ ∂m/∂w = 3``, bold, for a marked edge).
+
+    `pad` is "before" or "after" for two edges between the same pair (``w * w``): Graphviz sets their labels
+    side by side and measures ``∂`` narrower than browsers draw it, so the inner sides get a little space.
+    """
     out_name = escape(_short(caption(output, index[output])))
     parent_name = escape(_short(caption(parent, index[parent])))
     text = f"∂{out_name}/∂{parent_name} = {escape(fmt(local_grad))}"
+    space = "\u00a0\u00a0\u00a0"
+    text = space + text if pad == "before" else text + space if pad == "after" else text
     if marked:
         return f'<<FONT COLOR="{COLOURS["bad"]}"><B>✗ {text}</B></FONT>>'
     return f'<<FONT COLOR="{_LOCAL}">{text}</FONT>>'
@@ -525,6 +533,9 @@ def draw_graph(
             **{"class": "gg-op"},
         )
         element_attrs[op_id] = {"index": i, "label": caption(node, i), "role": "op", "op": node.op}
+        links = node.parents
+        one_operand_twice = len(links) == 2 and links[0].value is links[1].value  # w * w: labels side by side
+        pads = ["after", "before"] if one_operand_twice else [""] * len(links)
         for k, link in enumerate(node.parents):
             edge_id = ids.edge_id(node, k)
             is_marked = (i, k) in marks
@@ -536,7 +547,7 @@ def draw_graph(
             dot.edge(
                 ids.node_id(link.value),
                 op_id,
-                label=_local_label(node, link.value, link.local_grad, index, is_marked),
+                label=_local_label(node, link.value, link.local_grad, index, is_marked, pads[k]),
                 id=edge_id,
                 **style,
             )
