@@ -149,15 +149,17 @@ def _lift(fn: Callable[..., Any], constants: Sequence[float], count: int) -> Cal
     return lifted
 
 
+def _not_a_function(exercise: str, given: Any, signature: str) -> Verdict:
+    """The verdict when the reader's name holds something other than a function."""
+    name = signature.split("(")[0]
+    return Verdict(exercise, False, f"{name} is a {type(given).__name__}; define it as a function: def {signature}:")
+
+
 def _check_operation(spec: _Operation, fn: Any, exercise: str, seed: int | None) -> Verdict:
     from glassgrad.checks import gradcheck
 
     if not callable(fn):
-        return Verdict(
-            exercise,
-            False,
-            f"{spec.function} is a {type(fn).__name__}; define it as a function: def {spec.function}(...):",
-        )
+        return _not_a_function(exercise, fn, f"{spec.function}(...)")
     rng = random.Random(seed)
     cases = [*spec.fixed, *(spec.draw(rng) for _ in range(TRIALS))]
     count = len(spec.operands)
@@ -386,9 +388,7 @@ def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdic
 
 def _check_backward(fn: Any, exercise: str, seed: int | None) -> Verdict:
     if not callable(fn):
-        return Verdict(
-            exercise, False, f"backward is a {type(fn).__name__}; define it as a function: def backward(root):"
-        )
+        return _not_a_function(exercise, fn, "backward(root)")
     rng = random.Random(seed)
     graphs: list[tuple[str, Callable[..., Any], tuple[float, ...]]] = [
         ("w * w", _shared, (_rounded(rng, 0.5, 3),)),
@@ -473,11 +473,7 @@ def _check_train_step(fn: Any, exercise: str, seed: int | None) -> Verdict:
     from glassgrad.examples import sigmoid_neuron
 
     if not callable(fn):
-        return Verdict(
-            exercise,
-            False,
-            f"train_step is a {type(fn).__name__}; define it as a function: def train_step(w, b, x, y, lr):",
-        )
+        return _not_a_function(exercise, fn, "train_step(w, b, x, y, lr)")
     rng = random.Random(seed)
     cases = [(0.5, -1.0, 2.0, 1.0, 0.1)] + [
         (
