@@ -1,7 +1,7 @@
 """Shared pytest fixtures: the documentation site is built once per run, and one Chromium serves every browser test.
 
 Use the `built_site` fixture (a `pathlib.Path` to the built site) and `page_html(site, "chapters/1-pytorch/")`
-to read one page; `site_url` serves it; `browser` is a Playwright Chromium. Tests that use `built_site` get the
+to read one page; `site_url` serves it; `visit(path)` opens it in Chromium (`browser`, driven by Playwright). Tests that use `built_site` get the
 `site` marker here (`pytest -m "not site"` skips them; mark a test that builds a copy of its own yourself) and run
 after the others, while the site builds.
 Plain helpers (parsing pages, loading the docs' code, PyTorch twins): tests/helpers.py.
@@ -23,7 +23,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -306,6 +306,96 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+DESKTOP = {"width": 1280, "height": 900}
+"""The window `visit` opens pages in, unless a test asks for another."""
+
+
+class Visit:
+    """One open page of the site, recording its console errors and every request that leaves the site."""
+
+    def __init__(self, page: Any, site_url: str) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+
+        def console(message: Any) -> None:
+            if message.type == "error":
+                self.errors.append(message.text)
+
+        def request(request: Any) -> None:
+            if not request.url.startswith((site_url, "data:", "blob:", "about:")):
+                self.outside.append(request.url)
+
+        self._listeners = {
+            "console": console,
+            "pageerror": lambda error: self.errors.append(str(error)),
+            "request": request,
+        }
+        for event, listener in self._listeners.items():
+            page.on(event, listener)
+
+    def stop_listening(self) -> None:
+        for event, listener in self._listeners.items():
+            self.page.remove_listener(event, listener)
+
+
+@pytest.fixture(scope="session")
+def _desktop() -> dict[str, Any]:
+    """The worker's reusable tab (made on first use): navigating a tab costs a fraction of opening a new one."""
+    return {}
+
+
+@pytest.fixture
+def visit(browser: Any, site_url: str, _desktop: dict[str, Any]) -> Iterator[Callable[..., Visit]]:
+    """``visit(path, wait_until="load", viewport=None, **context)`` opens a page of the site; returns its `Visit`.
+
+    Without `context` options the first visit of a test reuses the worker's tab (1280x900 unless `viewport`
+    says otherwise); after the test that tab's listeners go, the site's storage (the reader's palette, exercise
+    progress) is cleared, and it is left on about:blank, so no test sees another's state. A second visit in the same test,
+    or one with `context` options (``java_script_enabled=False``, ``reduced_motion="reduce"``, ...), gets a
+    page of its own, closed after the test.
+    """
+    visits: list[Visit] = []
+    contexts: list[Any] = []
+
+    def open_page(path: str, wait_until: str = "load", viewport: dict[str, int] | None = None, **context: Any) -> Visit:
+        if context:
+            context["viewport"] = viewport or DESKTOP
+            contexts.append(browser.new_context(**context))
+            page = contexts[-1].new_page()
+        elif not any(visit.page is _desktop.get("page") for visit in visits):
+            page = _desktop.get("page")
+            if page is None or page.is_closed():
+                page = _desktop["page"] = browser.new_context(viewport=DESKTOP).new_page()
+        else:
+            contexts.append(browser.new_context(viewport=DESKTOP))
+            page = contexts[-1].new_page()
+        if viewport and not context:
+            page.set_viewport_size(viewport)
+        visits.append(Visit(page, site_url))
+        page.goto(site_url + path, wait_until=wait_until)
+        return visits[-1]
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    page = _desktop.get("page")
+    if page is not None and not page.is_closed() and any(visit.page is page for visit in visits):
+        for visit in visits:
+            if visit.page is page:
+                visit.stop_listening()
+        try:
+            page.unroute_all()
+            if page.url.startswith(site_url):
+                page.evaluate("localStorage.clear(); sessionStorage.clear()")
+            page.set_viewport_size(DESKTOP)
+            page.emulate_media(media="no-override", color_scheme="no-override", reduced_motion="no-override")
+            page.goto("about:blank")
+        except Exception:  # noqa: BLE001 - a tab the test broke is replaced by the next visit
+            page.context.close()
+            _desktop.pop("page")
 
 
 def site_pages(site: Path) -> list[str]:

@@ -3,7 +3,7 @@
 Every step-through animation shows, at every step, exactly the engine's trace (expected values are
 computed here from glassgrad, never typed in); controls, keyboard, linked highlights and full
 screen work; the dark palette keeps graph text legible, mid-animation too. (Every page's console,
-requests, accessibility and phone width: tests/test_a11y.py.)
+requests, accessibility and phone width: tests/test_every_page.py.)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from glassgrad import Value, backward, dependency_safe_order, trace_dependency_s
 from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
 
-from conftest import site_pages  # noqa: E402
+from conftest import Visit, site_pages  # noqa: E402
 
 pytestmark = pytest.mark.browser  # and `site`, from conftest, on each test that reads the built site
 
@@ -33,53 +33,6 @@ GRAPHS: dict[str, Callable[[], Value]] = {
     "atomic sigmoid": lambda: sigmoid_neuron(False)["L"],
 }
 """The graphs the chapters animate; a player is matched to one by its dependency-first names."""
-
-
-class Visit:
-    """One open page, recording its console errors and its requests outside the site."""
-
-    def __init__(self, page: Any, site_url: str) -> None:
-        self.page = page
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-        page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-
-        def record(request: Any) -> None:
-            if not request.url.startswith((site_url, "data:", "blob:", "about:")):
-                self.outside.append(request.url)
-
-        page.on("request", record)
-
-
-@pytest.fixture(scope="module")
-def desktop(browser: Any) -> Iterator[Any]:
-    """A browser context shared by the tests that need no special settings (contexts are slow to make)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def visit(browser: Any, desktop: Any, site_url: str) -> Iterator[Callable[..., Visit]]:
-    """``visit(path, **context)`` opens a page of the site (in a context of its own if `context` is given)."""
-    pages: list[Any] = []
-    contexts: list[Any] = []
-
-    def open_page(path: str, wait_until: str = "load", **context: Any) -> Visit:
-        if context:
-            contexts.append(browser.new_context(**context))
-        page = (contexts[-1] if context else desktop).new_page()
-        pages.append(page)
-        session = Visit(page, site_url)
-        page.goto(site_url + path, wait_until=wait_until)
-        return session
-
-    yield open_page
-    for page in pages:
-        page.close()
-    for context in contexts:
-        context.close()
 
 
 def pages_with_players(built_site: Path) -> list[str]:
@@ -430,7 +383,7 @@ def test_graph_text_contrasts_with_its_background_in_both_palettes(
     built_site: Path, visit: Callable[..., Visit]
 ) -> None:
     page = next(p for p in pages_with_players(built_site) if "2-" in p)
-    session = visit(page, viewport={"width": 1280, "height": 900})
+    session = visit(page)
     assert contrast_problems(session.page) == []
     session.page.locator("form[data-md-component=palette] label:visible").first.click()  # Material's toggle
     session.page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")

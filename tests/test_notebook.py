@@ -421,7 +421,7 @@ FIELD_NAME_LINES = """() => [...document.querySelectorAll('.gg-state .gg-card dt
 def test_page_in_a_browser_readies_every_player_and_lays_out_state_cards_as_on_the_site(
     built_site: Path, browser: Any, site_url: str
 ) -> None:
-    """(Its console and requests, like every page's: tests/test_a11y.py.)"""
+    """(Its console and requests, like every page's: tests/test_every_page.py.)"""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
         page.goto(site_url + PAGE)
