@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from conftest import REPO, page_html, site_pages
+from conftest import REPO, Visit, page_html, site_pages
 
 pytestmark = pytest.mark.site
 
@@ -92,25 +92,19 @@ def test_not_found_page_gives_a_way_back_without_fetching_repository_facts(built
 
 
 @pytest.mark.browser
-def test_not_found_page_requests_nothing_outside_and_its_search_opens(browser: Any, site_url: str) -> None:
-    page = browser.new_page(viewport={"width": 375, "height": 800})
-    outside: list[str] = []
-    page.on(
-        "request",
-        lambda request: request.url.startswith((site_url, "data:", "blob:", "about:")) or outside.append(request.url),
-    )
-    try:
-        page.goto(site_url + "404.html", wait_until="networkidle")
-        assert outside == []
-        assert page.locator("article h1").inner_text() == "Page not found"
-        page.fill("#gg-not-found-query", "accumulate")
-        page.locator(".gg-not-found-search button").click()
-        page.wait_for_load_state("networkidle")
-        assert page.url == site_url + "?q=accumulate"
-        assert page.locator(".md-search__input").input_value() == "accumulate"  # Material's search, opened
-        assert outside == []
-    finally:
-        page.close()
+def test_not_found_page_requests_nothing_outside_and_its_search_opens(
+    visit: Callable[..., Visit], site_url: str
+) -> None:
+    session = visit("404.html", wait_until="networkidle", viewport={"width": 375, "height": 800})
+    page = session.page
+    assert session.outside == []
+    assert page.locator("article h1").inner_text() == "Page not found"
+    page.fill("#gg-not-found-query", "accumulate")
+    page.locator(".gg-not-found-search button").click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == site_url + "?q=accumulate"
+    assert page.locator(".md-search__input").input_value() == "accumulate"  # Material's search, opened
+    assert session.outside == []
 
 
 def test_every_see_in_the_reference_is_a_link(built_site: Path) -> None:
@@ -205,46 +199,25 @@ def test_stability_table_shows_the_atomic_error_at_minus_365(built_site: Path) -
 
 
 @pytest.mark.browser
-def test_stability_tables_and_plots_fit_a_phone_and_a_desktop(browser: Any, site_url: str) -> None:
+def test_stability_tables_and_plots_fit_a_phone_and_a_desktop(visit: Callable[..., Visit]) -> None:
+    page = visit("beyond/stability/").page
+    page.locator("label", has_text="gradient σ′(z): ulps off").click()
     for width in (1280, 375):
-        page = browser.new_page(viewport={"width": width, "height": 900})
-        try:
-            page.goto(site_url + "beyond/stability/")
-            page.locator("label", has_text="gradient σ′(z): ulps off").click()
-            sizes = page.evaluate(
-                """() => [...document.querySelectorAll('.md-typeset__table table')]
-                .filter(t => t.offsetParent !== null && t.textContent.includes('exact σ'))
-                .map(t => [t.getBoundingClientRect().width, t.closest('.md-typeset__scrollwrap').clientWidth])"""
-            )
-            assert len(sizes) == 1 and all(table <= column + 0.5 for table, column in sizes), (width, sizes)
-            # Plot text on screen: the SVG's font size times its scale, at least 10 px.
-            smallest = page.evaluate(
-                """() => Math.min(...[...document.querySelectorAll('figure.gg-plot svg')].map(svg => {
-                    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-                    return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
-                }))"""
-            )
-            assert smallest >= 10, (width, smallest)
-        finally:
-            page.close()
-
-
-@pytest.mark.browser
-def test_notebook_first_figure_is_whole_and_no_empty_prompt(browser: Any, site_url: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    try:
-        page.goto(site_url + "notebook/tutorial/")
-        first = page.locator(".jp-OutputArea-output .gg-graph").first
-        cut = first.evaluate(
-            "figure => [...figure.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length"
+        page.set_viewport_size({"width": width, "height": 900})
+        sizes = page.evaluate(
+            """() => [...document.querySelectorAll('.md-typeset__table table')]
+            .filter(t => t.offsetParent !== null && t.textContent.includes('exact σ'))
+            .map(t => [t.getBoundingClientRect().width, t.closest('.md-typeset__scrollwrap').clientWidth])"""
         )
-        assert cut == 0
-        prompts = page.evaluate(
-            "[...document.querySelectorAll('.jp-OutputPrompt')].filter(e => e.offsetParent !== null).map(e => e.textContent.trim())"
+        assert len(sizes) == 1 and all(table <= column + 0.5 for table, column in sizes), (width, sizes)
+        # Plot text on screen: the SVG's font size times its scale, at least 10 px.
+        smallest = page.evaluate(
+            """() => Math.min(...[...document.querySelectorAll('figure.gg-plot svg')].map(svg => {
+                const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale));
+            }))"""
         )
-        assert prompts == []
-    finally:
-        page.close()
+        assert smallest >= 10, (width, smallest)
 
 
 def test_made_fast_shows_recorded_timings_not_build_time_ones(built_site: Path) -> None:

@@ -1,7 +1,7 @@
 """A block that raises: every `mkdocs build` fails naming it; `mkdocs serve` shows it on its page and keeps serving.
 
-Each test works on a copy of the project trimmed to a few pages (a build of it takes seconds), whose
-chapter 1 ends with a block that raises.
+Each test works on a copy of the project whose pages are trimmed to their titles (a build of it takes seconds),
+and whose chapter 1 ends with a block that raises.
 """
 
 from __future__ import annotations
@@ -34,12 +34,17 @@ SERVE_TIMEOUT = 60  # seconds for the first build of the trimmed copy to be serv
 REQUEST_TIMEOUT = 10  # a page that is served answers at once; a hung server fails the test
 
 
+ENGINE_BLOCK = '```python exec="1" session="{session}"\nimport glassgrad\n```\n'
+
+
 def raising_copy(tmp_path: Path) -> Path:
-    """A trimmed copy whose chapter 1 ends with a block that raises; returns its root."""
+    """A copy trimmed to titles, whose Home and chapter 1 import the engine and chapter 1 then runs a block that
+    raises; returns its root."""
     tree = copy_tree(tmp_path / "tree")
-    keep_only_pages(tree, ["index.md", "chapters/1-pytorch.md"])
-    chapter = tree / CHAPTER
-    chapter.write_text(chapter.read_text(encoding="utf-8") + "\n" + RAISING_BLOCK, encoding="utf-8")
+    keep_only_pages(tree, [])
+    for page, session, tail in (("docs/index.md", "home", ""), (CHAPTER, "ch1", RAISING_BLOCK)):
+        text = (tree / page).read_text(encoding="utf-8")
+        (tree / page).write_text(text + "\n" + ENGINE_BLOCK.format(session=session) + "\n" + tail, encoding="utf-8")
     return tree
 
 

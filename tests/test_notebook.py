@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -23,7 +24,7 @@ from jupyter_client.manager import KernelManager
 from mkdocs.exceptions import PluginError
 from nbclient import NotebookClient
 
-from conftest import REPO, build_site, page_html
+from conftest import REPO, Visit, build_site, page_html
 
 DOCS = REPO / "docs"
 PAGE = "notebook/tutorial/"
@@ -418,19 +419,28 @@ FIELD_NAME_LINES = """() => [...document.querySelectorAll('.gg-state .gg-card dt
 
 @pytest.mark.site
 @pytest.mark.browser
-def test_page_in_a_browser_readies_every_player_and_lays_out_state_cards_as_on_the_site(
-    built_site: Path, browser: Any, site_url: str
+def test_page_in_a_browser_readies_every_player_and_lays_out_outputs_as_on_the_site(
+    built_site: Path, visit: Callable[..., Visit]
 ) -> None:
-    """(Its console and requests, like every page's: tests/test_every_page.py.)"""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    try:
-        page.goto(site_url + PAGE)
-        page.wait_for_function(  # every player initialises (however loaded the machine is)
-            "document.querySelectorAll('.gg-player:not([data-gg-ready])').length === 0", timeout=15000
-        )
-        ready = page.evaluate("document.querySelectorAll('.gg-player[data-gg-ready]').length")
-        lines = page.evaluate(FIELD_NAME_LINES)
-    finally:
-        page.close()
-    assert ready == players(page_html(built_site, PAGE)) > 0
+    """Players, state cards, the first figure and the prompts. (Console and requests: tests/test_every_page.py.)"""
+    page = visit(PAGE).page
+    page.wait_for_function(  # every player initialises (however loaded the machine is)
+        "document.querySelectorAll('.gg-player:not([data-gg-ready])').length === 0", timeout=15000
+    )
+    assert (
+        page.evaluate("document.querySelectorAll('.gg-player[data-gg-ready]').length")
+        == players(page_html(built_site, PAGE))
+        > 0
+    )
+    lines = page.evaluate(FIELD_NAME_LINES)
     assert set(lines) <= {1}, lines  # Jupyter's own dl/dt/dd rules would wrap ".parents" one letter per line
+    # The first figure is whole (nothing in it cut or scrolled), and no output shows an empty "Out[n]:".
+    first = page.locator(".jp-OutputArea-output .gg-graph").first
+    cut = first.evaluate(
+        "figure => [...figure.querySelectorAll('*')].filter(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length"
+    )
+    assert cut == 0
+    prompts = page.evaluate(
+        "[...document.querySelectorAll('.jp-OutputPrompt')].filter(e => e.offsetParent !== null).map(e => e.textContent.trim())"
+    )
+    assert prompts == []

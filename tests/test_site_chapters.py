@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from glassgrad.scratch import BackwardStep, ParentLink, Value, backward, depende
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 from glassgrad.torch_reference import sigmoid_neuron as torch_sigmoid_neuron
 
-from conftest import page_html
+from conftest import Visit, page_html
 
 pytestmark = pytest.mark.site
 
@@ -273,37 +274,16 @@ def test_no_traceback(built_site: Path, page: str) -> None:
 # ---- in a browser: phones and the dark palette ------------------------------------------------------
 
 
-# `browser`: conftest's, one Chromium for the session.
-
-
 @pytest.mark.browser
-@pytest.mark.parametrize("page", [CHAPTER_2, CHAPTER_3])
-def test_phone_width_never_overflows_and_no_graph_scrolls_sideways(built_site: Path, browser, page: str) -> None:
-    tab = browser.new_page(viewport={"width": 375, "height": 800})
-    tab.goto((built_site / page / "index.html").as_uri())
-    assert tab.evaluate("document.documentElement.scrollWidth") <= 375
-    # Each graph box still scrolls if it must (a reader's own wider graph), but none of the chapter's needs to.
-    boxes = tab.evaluate(
-        "[...document.querySelectorAll('.gg-scroll')].filter(b => b.offsetWidth)"
-        ".map(b => [b.scrollWidth, b.clientWidth, getComputedStyle(b).overflowX])"
-    )
-    assert boxes and all(overflow == "auto" for _, _, overflow in boxes)
-    assert all(scroll <= client + 1 for scroll, client, _ in boxes), boxes
-    tab.close()
-
-
-@pytest.mark.browser
-def test_dark_palette_recolours_the_svg(built_site: Path, browser) -> None:
+def test_dark_palette_recolours_the_svg(visit: Callable[..., Visit]) -> None:
+    tab = visit(CHAPTER_3).page
+    # Read final colours, not a frame of a colour transition (the players animate fills).
+    tab.add_style_tag(content="* { transition: none !important; animation: none !important; }")
     colours = {}
     for scheme in ("default", "slate"):
-        tab = browser.new_page(viewport={"width": 1280, "height": 800})
-        tab.goto((built_site / CHAPTER_3 / "index.html").as_uri())
-        # Read final colours, not a frame of a colour transition (the players animate fills).
-        tab.add_style_tag(content="* { transition: none !important; animation: none !important; }")
         tab.evaluate(f"document.body.setAttribute('data-md-color-scheme', '{scheme}')")
         colours[scheme] = tab.evaluate(
             "['text.gg-t-grad', 'text.gg-t-label', 'text.gg-t-local', '.gg-value .gg-f-box']"
             ".map(s => getComputedStyle(document.querySelector(s)).fill)"
         )
-        tab.close()
     assert all(light != dark for light, dark in zip(colours["default"], colours["slate"])), colours
