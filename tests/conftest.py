@@ -164,8 +164,8 @@ def needs_site(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects: the `site` marker it adds must count
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that need the site carry the `site` marker, run last (the site builds meanwhile), browser tests (the
-    longest) first among them.
+    """Tests that need the site carry the `site` marker, run last (the site builds meanwhile), the longest (browser
+    tests and builds of copies) first among them.
 
     Every `site` test (those that build a copy of their own too) gets a longer timeout.
     """
@@ -174,8 +174,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.site)
         if item.get_closest_marker("site") and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(SITE_TEST_TIMEOUT))
-    # A stable sort: within each group the files' order stays. xdist hands the tests out in this order.
-    items.sort(key=lambda item: (needs_site(item), needs_site(item) and item.get_closest_marker("browser") is None))
+
+    # A stable sort: within each group the files' order stays. xdist hands the tests out in this order: the long
+    # ones (a browser, or a build of a copy: `tmp_path`) before the quick reads of the built pages.
+    def quick_read(item: pytest.Item) -> bool:
+        return item.get_closest_marker("browser") is None and "tmp_path" not in getattr(item, "fixturenames", ())
+
+    items.sort(key=lambda item: (needs_site(item), needs_site(item) and quick_read(item)))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -21,7 +21,7 @@ from test_exercises import broken, source  # noqa: E402  (the solutions the page
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
-LIMIT_S = 5
+LIMIT_S = 3
 """The time limit the test sets through the page's ?limit= parameter (the page's default is longer)."""
 
 BROKEN = {

@@ -2,8 +2,8 @@
 
 One page load drives every check, in the order a reader would meet them: nothing heavy loads before
 Run; the linear preset gives PyTorch's gradients and its full graph; an edited input changes them;
-errors are named; a program that never ends is stopped (by Stop and by the time limit) and the next
-Run works; a program's link reopens it; no request ever leaves the site; a phone's width does not
+errors are named; a program that never ends is stopped (by Stop and by the time limit, which a program
+cannot switch off from inside) and the next Run works; a program's link reopens it; no request ever leaves the site; a phone's width does not
 scroll the page sideways; ``?preset=NAME`` opens a preset.
 """
 
@@ -24,6 +24,21 @@ from glassgrad.viz import fmt  # noqa: E402
 
 LIMIT_S = 3
 """The time limit the test sets through the page's ?limit= parameter (the page's default is longer)."""
+
+
+FORGER = """\
+import js
+from pyodide.ffi import to_js
+done = to_js({"type": "result", "id": "", "result": {"error": "forged: finished"}}, dict_converter=js.Object.fromEntries)
+js.postMessage(done)
+i = 0
+while True:
+    i += 1
+    if i % 100_000 == 0:
+        print("still running", i)
+        js.postMessage(done)
+"""
+"""A program that never ends, posting a forged "finished" to its worker and printing as it goes."""
 
 
 def expected_summary(**inputs: float) -> str:
@@ -101,10 +116,20 @@ def test_playground(browser: Any, site_url: str) -> None:
         )
         page.click("[data-gg-do=stop]")
         assert status(page).startswith("Stopped")
+        # The time limit, against a program that forges a finished result and keeps printing: it cannot switch the
+        # limit off, and once stopped its worker never writes into the page again.
+        page.fill("textarea", FORGER)
         page.click("[data-gg-do=run]")
         page.wait_for_function(
             "document.querySelector('[data-gg-status]').textContent.includes('more than')", timeout=60_000
         )
+        assert f"more than {LIMIT_S} s" in status(page)
+        assert "forged" not in page.inner_text("[data-gg-output]")
+        page.wait_for_timeout(100)  # the lines that came before the stop are drawn on the next frame
+        printed = page.inner_text("[data-gg-console]")
+        assert printed.startswith("still running")
+        page.wait_for_timeout(500)  # the stopped worker had been printing: nothing more may arrive
+        assert page.inner_text("[data-gg-console]") == printed
         assert f"more than {LIMIT_S} s" in status(page)
         page.select_option("select", "shared")
         assert "L = 4; w.grad = 4" in run(page)
