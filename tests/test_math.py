@@ -11,6 +11,7 @@ the inked columns between the factor and its label.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,43 +68,44 @@ def brace_span(band: Image.Image) -> tuple[float, float]:
     return widest[0] / SCALE, widest[1] / SCALE
 
 
-def open_chapter_3(browser: Any, site_url: str, width: int) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=SCALE)
-    page = context.new_page()
-    page.goto(site_url + CHAPTER_3)
-    page.evaluate("document.fonts.ready")
-    return page
+@pytest.fixture(scope="module")
+def hidpi_tab(browser: Any) -> Iterator[Any]:
+    """One tab at device scale factor `SCALE` for the module (a screenshot's pixels resolve the braces)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, device_scale_factor=SCALE)
+    yield context.new_page()
+    context.close()
 
 
-def test_the_math_font_is_served_and_typesets_the_formulas(built_site: Path, browser: Any, site_url: str) -> None:
-    page = open_chapter_3(browser, site_url, 1280)
-    try:
-        loaded = page.evaluate(
-            "(family) => [...document.fonts].filter((face) => face.family.replaceAll('\"', '') === family"
-            " && face.status === 'loaded').length",
-            FONT,
-        )
-        assert loaded == 1, f"{FONT} was not loaded on chapter 3"
-        family = page.evaluate("getComputedStyle(document.querySelector('article math')).fontFamily")
-        assert family.replace('"', "").startswith(FONT)
-        response = page.request.get(site_url + "assets/fonts/stix-two-math.woff2")
-        assert response.ok and response.body()[:4] == b"wOF2"  # served by the site itself, as WOFF2
-    finally:
-        page.context.close()
+def open_chapter_3(tab: Any, site_url: str, width: int) -> Any:
+    tab.set_viewport_size({"width": width, "height": 900})
+    tab.goto(site_url + CHAPTER_3)
+    tab.evaluate("document.fonts.ready")
+    return tab
+
+
+def test_the_math_font_is_served_and_typesets_the_formulas(built_site: Path, hidpi_tab: Any, site_url: str) -> None:
+    page = open_chapter_3(hidpi_tab, site_url, 1280)
+    loaded = page.evaluate(
+        "(family) => [...document.fonts].filter((face) => face.family.replaceAll('\"', '') === family"
+        " && face.status === 'loaded').length",
+        FONT,
+    )
+    assert loaded == 1, f"{FONT} was not loaded on chapter 3"
+    family = page.evaluate("getComputedStyle(document.querySelector('article math')).fontFamily")
+    assert family.replace('"', "").startswith(FONT)
+    response = page.request.get(site_url + "assets/fonts/stix-two-math.woff2")
+    assert response.ok and response.body()[:4] == b"wOF2"  # served by the site itself, as WOFF2
 
 
 @pytest.mark.parametrize("width", [1280, 375])
 def test_underbrace_labels_sit_under_their_own_factor(
-    built_site: Path, browser: Any, site_url: str, width: int
+    built_site: Path, hidpi_tab: Any, site_url: str, width: int
 ) -> None:
-    page = open_chapter_3(browser, site_url, width)
-    try:
-        page.locator("article div.arithmatex:has(munder)").first.scroll_into_view_if_needed()
-        braces = page.evaluate(UNDERBRACES)
-        screenshot = Image.open(io.BytesIO(page.screenshot()))
-        fences = page.evaluate(FENCED_FRACTIONS)
-    finally:
-        page.context.close()
+    page = open_chapter_3(hidpi_tab, site_url, width)
+    page.locator("article div.arithmatex:has(munder)").first.scroll_into_view_if_needed()
+    braces = page.evaluate(UNDERBRACES)
+    screenshot = Image.open(io.BytesIO(page.screenshot()))
+    fences = page.evaluate(FENCED_FRACTIONS)
     assert [brace["text"] for brace in braces] == LABELS
     for brace in braces:
         factor, label = brace["factor"], brace["label"]
