@@ -1,9 +1,10 @@
 """The playground against what a curious reader or a crafted link can throw at it (real Chromium, real Pyodide).
 
-One page (one Python per test process) serves most tests of this module: forged results run nothing, long chains end with the
-size message and leave Python alive, printed output is shown and capped, a program cannot change the next one,
-and the small edges. (That the time limit cannot be switched off from inside, and that a stopped worker never
-writes into the page again: tests/test_playground.py, where the time limit is met.)
+One test drives one page (one Python) through the checks, each a subtest: forged results run nothing, long
+chains end with the size message and leave Python alive, printed output is shown and capped, a program cannot
+change the next one, the small edges, the keyboard and the links. (That the time limit cannot be switched off
+from inside, and that a stopped worker never writes into the page again: tests/test_playground.py, where the
+time limit is met.)
 """
 
 from __future__ import annotations
@@ -59,11 +60,6 @@ def context(browser: Any) -> Iterator[Any]:
     context.close()
 
 
-@pytest.fixture(scope="module")
-def reader(context: Any, site_url: str) -> Reader:
-    return Reader(context, f"{site_url}playground/", site_url)
-
-
 LINEAR_ANSWER = "L = 9; w.grad = -18, x.grad = -12, b.grad = -6, y.grad = 6"
 
 EVIL = (
@@ -77,7 +73,7 @@ EVIL = (
 )
 
 
-def test_forged_results_run_nothing(reader: Reader) -> None:
+def forged_results_run_nothing(reader: Reader) -> None:
     """Markup with onerror/onload/javascript: reaches the page neither forged nor through the real result."""
     program = f"""\
 import js, sys
@@ -114,7 +110,7 @@ def chain(size: int, engine: str = "glassgrad.scratch") -> str:
     return f"from {engine} import Value, multiply\nL = Value(1.0, 'x')\nfor _ in range({size}):\n    L = multiply(L, Value(1.0001))\n"
 
 
-def test_chains_of_any_length_get_the_size_message(reader: Reader) -> None:
+def chains_of_any_length_get_the_size_message(reader: Reader) -> None:
     for size in (1_000, 5_000, 100_000):
         assert reader.run(chain(size)) == f"The graph of L has {2 * size + 1} values; the playground draws at most 40."
         if size == 1_000:
@@ -136,7 +132,7 @@ def test_chains_of_any_length_get_the_size_message(reader: Reader) -> None:
     assert reader.pyodide_loads() == loads  # the same Python answered every time
 
 
-def test_printed_output_in_order_and_capped(reader: Reader) -> None:
+def printed_output_in_order_and_capped(reader: Reader) -> None:
     reader.run("import sys\nprint('first')\nprint('to stderr', file=sys.stderr)\nprint('last', end='')\nL = 1\n")
     assert reader.printed() == "first\nto stderr\nlast"
     assert reader.page.locator("[data-gg-console] .gg-pg-stderr").inner_text().strip() == "to stderr"
@@ -146,7 +142,7 @@ def test_printed_output_in_order_and_capped(reader: Reader) -> None:
     assert lines[1] == "line 500" and lines[-1] == "line 2499" and len(lines) == 2_001
 
 
-def test_a_program_cannot_change_the_next_one(reader: Reader) -> None:
+def a_program_cannot_change_the_next_one(reader: Reader) -> None:
     page = reader.page
     page.select_option("select", "linear")
     linear = page.input_value("textarea")
@@ -166,25 +162,26 @@ def test_a_program_cannot_change_the_next_one(reader: Reader) -> None:
     assert player.locator(".gg-player-status").inner_text().startswith("Seed")
 
 
-@pytest.mark.parametrize(
-    ("program", "message"),
-    [
-        ("x = input('How many? ')\n", "input() on line 1 has nothing to read"),
-        ("import sys\nsys.exit(3)\n", "The program called exit() on line 2"),
-        (
-            "x = [0.0] * 10**9\n",
-            "Out of memory on line 1: the program asked for more memory than this page can give it.",
-        ),
-        ("def f(n):\n    return f(n + 1)\nf(0)\n", "Recursion too deep on line 2: more than"),
-    ],
-)
-def test_small_edges_get_a_message(reader: Reader, program: str, message: str) -> None:
-    text = reader.run(program)
-    assert text.startswith(message)
-    assert "playground_runner" not in text and "Traceback" not in text and "cycle" not in text
+SMALL_EDGES = [
+    ("x = input('How many? ')\n", "input() on line 1 has nothing to read"),
+    ("import sys\nsys.exit(3)\n", "The program called exit() on line 2"),
+    (
+        "x = [0.0] * 10**9\n",
+        "Out of memory on line 1: the program asked for more memory than this page can give it.",
+    ),
+    ("def f(n):\n    return f(n + 1)\nf(0)\n", "Recursion too deep on line 2: more than"),
+]
+"""(program, the start of the message it gets)."""
 
 
-def test_keyboard_focus_stays_on_a_control(reader: Reader) -> None:
+def small_edges_get_a_message(reader: Reader) -> None:
+    for program, message in SMALL_EDGES:
+        text = reader.run(program)
+        assert text.startswith(message), (program, text)
+        assert "playground_runner" not in text and "Traceback" not in text and "cycle" not in text
+
+
+def keyboard_focus_stays_on_a_control(reader: Reader) -> None:
     page = reader.page
     page.focus("[data-gg-do=run]")
     page.keyboard.press("Enter")
@@ -192,7 +189,7 @@ def test_keyboard_focus_stays_on_a_control(reader: Reader) -> None:
     assert page.evaluate("document.activeElement.dataset.ggDo") == "run"
 
 
-def test_links(reader: Reader, site_url: str) -> None:
+def links(reader: Reader, site_url: str) -> None:
     page = reader.page
     reader.run("pass\n")  # Python loaded first: its "ready" line would otherwise race the lines checked below
     # A long program: the link is made, with a warning that it may be cut short.
@@ -210,6 +207,26 @@ def test_links(reader: Reader, site_url: str) -> None:
     page.goto(f"{site_url}playground/?preset=linear#code=@@@@")
     page.wait_for_function("document.querySelector('[data-gg-status]').textContent.includes('could not be read')")
     assert "multiply(w, x" in page.input_value("textarea")
+
+
+def test_one_page_and_one_python_take_every_program(context: Any, site_url: str, subtests: Any) -> None:
+    """Each check in turn on one playground page, as a reader would go on: the page and its Python stay usable."""
+    reader = Reader(context, f"{site_url}playground/", site_url)
+    checks = [
+        forged_results_run_nothing,
+        chains_of_any_length_get_the_size_message,
+        printed_output_in_order_and_capped,
+        a_program_cannot_change_the_next_one,
+        small_edges_get_a_message,
+        keyboard_focus_stays_on_a_control,
+        lambda reader: links(reader, site_url),  # last: it loads other addresses
+    ]
+    try:
+        for check, name in zip(checks, [*(check.__name__ for check in checks[:-1]), "links"]):
+            with subtests.test(name.replace("_", " ")):
+                check(reader)
+    finally:
+        reader.page.close()
 
 
 def test_query_parameters_are_checked(context: Any, site_url: str) -> None:
