@@ -344,6 +344,7 @@ class Visit:
     def stop_listening(self) -> None:
         for event, listener in self._listeners.items():
             self.page.remove_listener(event, listener)
+        self._listeners = {}
 
 
 @pytest.fixture(scope="session")
@@ -358,9 +359,9 @@ def visit(browser: Any, site_url: str, _desktop: dict[str, Any]) -> Iterator[Cal
 
     Without `context` options the first visit of a test reuses the worker's tab (1280x900 unless `viewport`
     says otherwise); after the test that tab's listeners go, the site's storage (the reader's palette, exercise
-    progress) is cleared, and it is left on about:blank, so no test sees another's state. A second visit in the same test,
-    or one with `context` options (``java_script_enabled=False``, ``reduced_motion="reduce"``, ...), gets a
-    page of its own, closed after the test.
+    progress) is cleared, and it is left on about:blank, so no test sees another's state. A later visit in the same
+    test navigates that tab again (the earlier `Visit` stops recording). A visit with `context` options
+    (``java_script_enabled=False``, ``reduced_motion="reduce"``, ...) gets a page of its own, closed after the test.
     """
     visits: list[Visit] = []
     contexts: list[Any] = []
@@ -370,13 +371,13 @@ def visit(browser: Any, site_url: str, _desktop: dict[str, Any]) -> Iterator[Cal
             context["viewport"] = viewport or DESKTOP
             contexts.append(browser.new_context(**context))
             page = contexts[-1].new_page()
-        elif not any(visit.page is _desktop.get("page") for visit in visits):
+        else:
             page = _desktop.get("page")
             if page is None or page.is_closed():
                 page = _desktop["page"] = browser.new_context(viewport=DESKTOP).new_page()
-        else:
-            contexts.append(browser.new_context(viewport=DESKTOP))
-            page = contexts[-1].new_page()
+            for earlier in visits:
+                if earlier.page is page:
+                    earlier.stop_listening()
         if viewport and not context:
             page.set_viewport_size(viewport)
         visits.append(Visit(page, site_url))
