@@ -164,8 +164,8 @@ def needs_site(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects: the `site` marker it adds must count
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that need the site carry the `site` marker, run last (the site builds meanwhile), the longest (browser
-    tests and builds of copies) first among them.
+    """Tests that need the site carry the `site` marker and run last (the site builds meanwhile), the longest first
+    among them.
 
     Every `site` test (those that build a copy of their own too) gets a longer timeout.
     """
@@ -175,12 +175,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if item.get_closest_marker("site") and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(SITE_TEST_TIMEOUT))
 
-    # A stable sort: within each group the files' order stays. xdist hands the tests out in this order: the long
-    # ones (a browser, or a build of a copy: `tmp_path`) before the quick reads of the built pages.
-    def quick_read(item: pytest.Item) -> bool:
-        return item.get_closest_marker("browser") is None and "tmp_path" not in getattr(item, "fixturenames", ())
+    # A stable sort: within each group the files' order stays. xdist hands the tests out in this order: among the
+    # site's tests the longest first (Python in the browser, then other browser tests and builds of copies: `tmp_path`),
+    # the quick reads of built pages last, so the two workers finish together.
+    def rank(item: pytest.Item) -> int:
+        if not needs_site(item):
+            return 0
+        if item.get_closest_marker("pyodide"):
+            return 1
+        if item.get_closest_marker("browser") or "tmp_path" in getattr(item, "fixturenames", ()):
+            return 2
+        return 3
 
-    items.sort(key=lambda item: (needs_site(item), needs_site(item) and quick_read(item)))
+    items.sort(key=rank)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

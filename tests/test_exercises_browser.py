@@ -54,6 +54,7 @@ def marked_edge(page: Any, name: str) -> Any:
     return edge
 
 
+@pytest.mark.pyodide
 def test_exercises_page(browser: Any, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     _, outside = keep_inside(context, site_url)

@@ -71,6 +71,7 @@ def status(page: Any) -> str:
 
 @pytest.mark.browser
 @pytest.mark.site
+@pytest.mark.pyodide
 def test_playground(browser: Any, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     fetched, outside = keep_inside(context, site_url)

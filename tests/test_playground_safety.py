@@ -209,6 +209,7 @@ def links(reader: Reader, site_url: str) -> None:
     assert "multiply(w, x" in page.input_value("textarea")
 
 
+@pytest.mark.pyodide
 def test_one_page_and_one_python_take_every_program(context: Any, site_url: str, subtests: Any) -> None:
     """Each check in turn on one playground page, as a reader would go on: the page and its Python stay usable."""
     reader = Reader(context, f"{site_url}playground/", site_url)
