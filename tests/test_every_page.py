@@ -234,7 +234,7 @@ PALE = ".md-typeset td, .md-typeset code, .highlight .k { color: #c8c8c8 !import
 
 def test_skipping_repeated_text_hides_no_colour_problem(visit: Callable[..., Visit]) -> None:
     """Every (rule, colour, backdrop, font) the colour rules fail on the whole page, they fail on it with repeats skipped."""
-    tab = visit("chapters/2-from-scratch/").page
+    tab = visit("chapters/1-pytorch/").page
     tab.add_style_tag(content=PALE)
     axe = axe_playwright.Axe()
 
