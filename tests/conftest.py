@@ -324,6 +324,12 @@ DESKTOP = {"width": 1280, "height": 900}
 """The window `visit` opens pages in, unless a test asks for another."""
 
 
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter(animation => animation.effect && animation.effect.getComputedTiming().endTime !== Infinity)
+  .map(animation => animation.finished))"""
+"""Resolves once the page's finite CSS transitions and animations have ended (a fading text is paler than it will be)."""
+
+
 class Visit:
     """One open page of the site, recording its console errors and every request that leaves the site."""
 

@@ -20,7 +20,7 @@ axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 from helpers import nav_paths, url_of  # noqa: E402
 
-from conftest import Visit, site_pages  # noqa: E402
+from conftest import SETTLED, Visit, site_pages  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -212,6 +212,7 @@ def test_page_is_accessible_loads_cleanly_and_fits_a_desktop_and_a_phone(
 
     tab.locator("form[data-md-component=palette] label:visible").first.click()  # the reader's palette toggle
     tab.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    tab.evaluate(SETTLED)
     tab.evaluate(MARK_REPEATS)
     problems += [f"dark: {describe(v)}" for v in axe.run(tab, AXE_CONTEXT, COLOUR_RULES).response["violations"]]
 

@@ -19,6 +19,8 @@ pytest.importorskip("playwright.sync_api")
 from helpers import keep_inside  # noqa: E402
 from test_exercises import broken, source  # noqa: E402  (the solutions the page shows, and one change to each)
 
+from conftest import SETTLED  # noqa: E402
+
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 LIMIT_S = 3
@@ -98,6 +100,8 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         # axe: nothing on the page as it is now (a failed check with its graph, a hint and a solution open, dark, 375 px).
         page.locator("#sigmoid ~ .gg-ex-hints").first.locator("summary").first.click()
         page.locator("#sigmoid ~ details.success").first.locator("summary").click()
+        # Colours as they settle: the palette's and the folds' transitions finished (mid-fade text is paler).
+        page.evaluate(SETTLED)
         axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
         options = {
             "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
