@@ -391,8 +391,8 @@ def visit(browser: Any, site_url: str, _desktop: dict[str, Any]) -> Iterator[Cal
             for earlier in visits:
                 if earlier.page is page:
                     earlier.stop_listening()
-        if viewport and not context:
-            page.set_viewport_size(viewport)
+        if not context:
+            page.set_viewport_size(viewport or DESKTOP)
         visits.append(Visit(page, site_url))
         page.goto(site_url + path, wait_until=wait_until)
         return visits[-1]
