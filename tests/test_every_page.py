@@ -223,6 +223,13 @@ def test_page_is_accessible_loads_cleanly_and_fits_a_desktop_and_a_phone(
         problems.append(f"at {width} px the document is wider than the phone: {widths}")
     if measured:
         problems += figures_that_do_not_fit(tab, width, smallest)
+        # No figure needs to scroll, but each graph box still can (a reader's own wider graph).
+        fixed = tab.evaluate(
+            "[...document.querySelectorAll('.gg-scroll')].filter(box => box.offsetWidth)"
+            ".filter(box => getComputedStyle(box).overflowX !== 'auto').length"
+        )
+        if fixed:
+            problems.append(f"at {width} px, {fixed} graph box(es) cannot scroll sideways")
 
     problems += [f"console error: {error}" for error in session.errors]
     problems += [f"request outside the site: {url}" for url in session.outside]
