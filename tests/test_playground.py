@@ -1,10 +1,12 @@
 """The playground in a real browser: the reader's program runs on glassgrad in Pyodide, offline.
 
 One page load drives every check, in the order a reader would meet them: nothing heavy loads before
-Run; the linear preset gives PyTorch's gradients and its full graph; an edited input changes them;
-errors are named; a program that never ends is stopped (by Stop and by the time limit, which a program
-cannot switch off from inside) and the next Run works; a program's link reopens it; no request ever leaves the site; a phone's width does not
-scroll the page sideways; ``?preset=NAME`` opens a preset.
+Run and no empty console shows; the first Run shows its phases (downloading, starting Python, running);
+the linear preset gives PyTorch's gradients and its full graph; an edited input changes them; errors are
+named; a program that never ends is stopped (by Stop and by the time limit, which a program cannot switch
+off from inside) and the next Run works; a program's link reopens it; no request ever leaves the site; a
+phone's width does not scroll the page sideways; ``?preset=NAME`` opens a preset. Every Run starts a
+Python of its own, so the runs here are few.
 """
 
 from __future__ import annotations
@@ -85,10 +87,19 @@ def test_playground(browser: Any, site_url: str) -> None:
         assert 'reciprocal(d, "s")' in page.input_value("textarea")
         assert not [url for url in fetched if "/assets/playground/" in url], "Python loaded before the reader asked"
         assert "not loaded yet" in status(page)
-        page.select_option("select", "linear")
+        assert not page.locator("[data-gg-console]").is_visible()  # no empty console before any run
+        page.evaluate(
+            """() => { window.__ggPhases = [];
+              new MutationObserver(() => window.__ggPhases.push(document.querySelector('[data-gg-status]').textContent))
+                .observe(document.querySelector('[data-gg-status]'), {childList: true, characterData: true, subtree: true}); }"""
+        )
+        page.select_option("select", "linear")  # intent: Python starts loading
 
         # The linear preset: the numbers of chapters 1 and 2, and the whole graph (8 values, 7 links).
         text = run(page)
+        phases = page.evaluate("window.__ggPhases")
+        assert any(re.fullmatch(r"Downloading Python(: \d+\.\d of \d+\.\d MB)?…", phase) for phase in phases), phases
+        assert "Starting Python…" in phases and f"Running… (stopped after {LIMIT_S} s)" in phases, phases
         assert page.inner_text(".gg-pg-summary") == expected_summary()
         assert "L = 9; w.grad = -18" in text
         graph = page.locator(".gg-pg-output .gg-player-graph svg").first
@@ -106,8 +117,6 @@ def test_playground(browser: Any, site_url: str) -> None:
 
         # Errors name the problem (and the line); the page stays usable.
         assert "line 3" in run(page, "from glassgrad.scratch import Value\n\nw = Value(2.0, 'w'\n")
-        assert "Unknown name 'wieght' on line 2" in run(page, "from glassgrad.scratch import Value\nL = wieght\n")
-        assert "Not a number on line 2" in run(page, "from glassgrad.scratch import Value\nL = Value('two', 'L')\n")
 
         # The time limit, against a program that forges a finished result and keeps printing: it cannot switch the
         # limit off, once stopped its worker never writes into the page again, and the next Run works.
@@ -126,7 +135,7 @@ def test_playground(browser: Any, site_url: str) -> None:
         assert f"more than {LIMIT_S} s" in status(page)
         page.select_option("select", "shared")
         assert "L = 4; w.grad = 4" in run(page)
-        # Stop ends a program that never ends (the Python it starts in its place is the one the limit started).
+        # Stop ends a program that never ends.
         page.fill("textarea", "while True:\n    pass\n")
         page.click("[data-gg-do=run]")
         page.wait_for_function(
