@@ -14,7 +14,7 @@
 //     session.warm(onStatus)         the reader shows intent: start the spare now. onStatus(text), optional,
 //                                    hears its progress ("Downloading Python: 3.1 of 12.0 MB…", "Starting
 //                                    Python…", "Python is ready (loaded in 4.2 s).").
-//     session.run({code, prefix, exercise}, {onStatus, onOutput}) -> Promise of an outcome:
+//     session.run({code, prefix, exercise, reveal}, {onStatus, onOutput}) -> Promise of an outcome:
 //                                    {result} (glassgrad_runtime's dict: {error} or {summary, figure, order,
 //                                    cards}; for an exercise {passed, message, figure}: HTML strings to pass
 //                                    through python.sanitize), or {message} when there is no result (stopped,
@@ -221,7 +221,7 @@
             }
           };
           say(py.ready ? running : loadingText(py));
-          py.post({ type: "run", id: request.id, code: String(what.code), prefix: String(what.prefix || "ggrun"), exercise: check ? what.exercise : null });
+          py.post({ type: "run", id: request.id, code: String(what.code), prefix: String(what.prefix || "ggrun"), exercise: check ? what.exercise : null, reveal: what.reveal === true });
         });
       },
     };

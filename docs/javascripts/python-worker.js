@@ -13,8 +13,9 @@
 //   page -> worker, once, on the worker itself: {type: "connect", base}, with a MessagePort transferred.
 //     `base` is the URL of assets/playground/. The worker starts loading at once. Everything else goes over
 //     that port; the page listens to nothing else (a program calling postMessage on the worker reaches no one).
-//   page -> worker (port): {type: "run", id, code, prefix, exercise}  run `code` (exercise: a name, or null:
-//                                                            check the code as that exercise's answer)
+//   page -> worker (port): {type: "run", id, code, prefix, exercise, reveal}  run `code`, or with `exercise`
+//                                                            (a name) check it as that exercise's answer
+//                                                            (reveal: the verdict may show the formula)
 //                          {type: "open", id, modules}       lab mode: import modules (an array of names in
 //                                                            the zip, or {name: source})
 //                          {type: "call", id, name, args}    lab mode: call "module.function"(*args)
@@ -143,7 +144,7 @@ async function load(base) {
   pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide/playground')\n");
   let runtime;
   try { runtime = pyodide.pyimport("glassgrad_runtime.worker"); } catch (error) {  // TEMPORARY until glassgrad_runtime lands
-    pyodide.runPython("import types, playground_sandbox as s\nshim = types.ModuleType('shim')\n_kept = []\nshim.start = s.prepare\ndef _execute(source, prefix, emit, exercise=None):\n    s.begin()\n    pair = s.run(source, prefix, emit, exercise)\n    _kept.append(pair)\n    return pair[0]\nshim.execute = _execute\nsys.modules['glassgrad_runtime_shim'] = shim\n");
+    pyodide.runPython("import types, playground_sandbox as s\nshim = types.ModuleType('shim')\n_kept = []\nshim.start = s.prepare\ndef _execute(source, prefix, emit, exercise=None, reveal=False):\n    s.begin()\n    pair = s.run(source, prefix, emit, exercise)\n    _kept.append(pair)\n    return pair[0]\nshim.execute = _execute\nsys.modules['glassgrad_runtime_shim'] = shim\n");
     runtime = pyodide.pyimport("glassgrad_runtime_shim");
   }
   runtime.start(render);
@@ -153,7 +154,7 @@ async function load(base) {
 
 // Output batches, capped in characters here too: the page never receives more than it shows.
 function emitter(id) {
-  return function (chunks, dropped) {
+  return function (chunks, dropped, droppedChars) {
     const batch = chunks.toJs();
     chunks.destroy();
     // Past MAX_BATCH_CHARS, the earliest text goes: whole lines are counted as lines, the cut line's start as characters.
@@ -173,7 +174,7 @@ function emitter(id) {
       batch.splice(0, i + 1, [batch[i][0], text.slice(text.length - keep)]);
       break;
     }
-    send({ type: "output", id: id, chunks: batch, dropped: (Number(dropped) || 0) + cutLines, droppedChars: cutChars });
+    send({ type: "output", id: id, chunks: batch, dropped: (Number(dropped) || 0) + cutLines, droppedChars: (Number(droppedChars) || 0) + cutChars });
   };
 }
 
@@ -181,9 +182,10 @@ function run(id, request) {
   served = true;
   send({ type: "running", id: id });
   const exercise = typeof request.exercise === "string" ? request.exercise : undefined;  // (null would be jsnull)
+  const execute = python.runtime.execute, args = [String(request.code), String(request.prefix || "ggrun"), emitter(id)];
   const answer = exercise === undefined
-    ? python.runtime.execute(String(request.code), String(request.prefix || "ggrun"), emitter(id))
-    : python.runtime.execute(String(request.code), String(request.prefix || "ggrun"), emitter(id), exercise);
+    ? execute(...args)
+    : execute.callKwargs(...args, { exercise: exercise, reveal: request.reveal === true });
   try {
     send({ type: "result", id: id, result: answer.toJs({ dict_converter: fromEntries }) });
   } finally {
