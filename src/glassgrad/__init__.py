@@ -4,10 +4,14 @@ from glassgrad.autograd import (
     BackwardStep,
     BackwardSteps,
     CycleError,
+    ForwardStep,
+    ForwardSteps,
     OrderEvent,
     backward,
     dependency_safe_order,
+    jvp,
     trace_dependency_safe_order,
+    trace_jvp,
 )
 from glassgrad.checks import gradcheck
 from glassgrad.ops import (
@@ -32,6 +36,8 @@ __all__ = [
     "BackwardStep",
     "BackwardSteps",
     "CycleError",
+    "ForwardStep",
+    "ForwardSteps",
     "OrderEvent",
     "ParentLink",
     "Value",
@@ -41,6 +47,7 @@ __all__ = [
     "divide",
     "exponential",
     "gradcheck",
+    "jvp",
     "log",
     "multiply",
     "negate",
@@ -53,5 +60,6 @@ __all__ = [
     "subtract",
     "tanh",
     "trace_dependency_safe_order",
+    "trace_jvp",
 ]
 __version__ = "0.1.0"
