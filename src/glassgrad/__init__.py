@@ -6,10 +6,14 @@ from glassgrad.autograd import (
     BackwardStep,
     BackwardSteps,
     CycleError,
+    ForwardStep,
+    ForwardSteps,
     OrderEvent,
     backward,
     dependency_safe_order,
+    jvp,
     trace_dependency_safe_order,
+    trace_jvp,
 )
 from glassgrad.checks import gradcheck
 from glassgrad.ops import (
@@ -34,6 +38,8 @@ __all__ = [
     "BackwardStep",
     "BackwardSteps",
     "CycleError",
+    "ForwardStep",
+    "ForwardSteps",
     "OrderEvent",
     "ParentLink",
     "Value",
@@ -43,6 +49,7 @@ __all__ = [
     "divide",
     "exponential",
     "gradcheck",
+    "jvp",
     "log",
     "multiply",
     "negate",
@@ -55,6 +62,7 @@ __all__ = [
     "subtract",
     "tanh",
     "trace_dependency_safe_order",
+    "trace_jvp",
 ]
 
 
