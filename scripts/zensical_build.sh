@@ -19,4 +19,4 @@ if [ ! -x "$venv/bin/zensical" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted"
     echo "$wanted" > "$stamp"
 fi
 "$venv/bin/zensical" build  # not --clean: it would empty .cache/, where make setup keeps the npm packages
-"$venv/bin/python" scripts/check_site.py --not-built notebook/tutorial/ site
+"$venv/bin/python" scripts/check_site.py --not-built notebook/tutorial.ipynb site
