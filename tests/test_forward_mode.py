@@ -67,6 +67,7 @@ def test_trace_jvp_logs_one_step_per_link_ending_at_jvp(drawn) -> None:
         assert step.after == step.before + step.contribution
         tangent[id(step.output)] = step.after
     assert steps[-1].after == jvp(root, seed_map)
+    assert list(steps.tangents) == order and all(steps.tangents[node] == tangent.get(id(node), 0.0) for node in order)
 
 
 @given(depth=st.integers(1_500, 4_000), factor=st.floats(0.999, 1.001), shift=st.floats(-1.0, 1.0))
@@ -146,7 +147,7 @@ def test_bad_seeds_are_named() -> None:
         jvp(m, {w: "1"})
     with pytest.raises(TypeError, match=r"seeds must map leaf Values to numbers, such as \{w: 1.0\}; got list"):
         jvp(m, [w])
-    with pytest.raises(TypeError, match="expected a Value as the root"):
+    with pytest.raises(TypeError, match=r"expected a Value \(or a non-empty list of Values\) as the root, got float"):
         jvp(2.0, {w: 1.0})
 
 
