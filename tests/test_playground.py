@@ -159,10 +159,46 @@ def test_playground(browser: Any, site_url: str) -> None:
         page.goto(linked)
         assert page.input_value("textarea").startswith("# ∂L/∂w, in a link\n")
 
+        # Lab mode (python-session.js's open): one long-lived Python that a page's own code drives, call by call.
+        lab = page.evaluate(LAB)
+        assert lab == [
+            '{"n":2,"type":"memoryview","total":6,"options":{"a":[1,2]},"weights":[1.5,2.5]}',
+            "Float64Array",
+            0,  # the array was moved to the worker, not copied
+            "One call at a time: wait for the one under way.",
+            '{"n":3,"type":"list","total":1,"options":{},"weights":[1.5,2.5]}',
+            "ValueError: bad step; open: true",
+            f"Stopped: labprobe.spin ran for more than {LIMIT_S} s; the lab's Python was closed.; open: false",
+            "The lab's Python was closed: open a new one.",
+        ]
+
         assert not outside, f"requests outside the site: {outside}"
         assert not errors, errors
     finally:
         context.close()
+
+
+LAB = """async () => {
+  const said = [];
+  const lab = await window.glassgrad.python.open({modules: {labprobe:
+    "import array\\n" +
+    "def step(n, xs, options):\\n" +
+    "    return {'n': n + 1, 'type': type(xs).__name__, 'total': sum(xs), 'options': options, 'weights': array.array('d', [1.5, 2.5])}\\n" +
+    "def spin():\\n    while True:\\n        pass\\n" +
+    "def boom():\\n    raise ValueError('bad step')\\n"}});
+  const show = (value) => JSON.stringify(Object.assign({}, value, {weights: Array.from(value.weights)}));
+  const xs = new Float64Array([1, 2, 3]);
+  const first = await lab.call("labprobe.step", [1, xs, {a: [1, 2]}], [xs.buffer]);
+  said.push(show(first), first.weights.constructor.name, xs.length);
+  const second = lab.call("labprobe.step", [2, [1], {}]);
+  await lab.call("labprobe.step", [3, [1], {}]).catch((error) => said.push(error.message));
+  said.push(show(await second));
+  await lab.call("labprobe.boom", []).catch((error) => said.push(error.message + "; open: " + !lab.closed));
+  await lab.call("labprobe.spin", []).catch((error) => said.push(error.message + "; open: " + !lab.closed));
+  await lab.call("labprobe.step", [4, [1], {}]).catch((error) => said.push(error.message));
+  return said;
+}"""
+"""Opens a lab with a module of its own; calls it with a moved typed array, twice at once, into an exception, past the limit."""
 
 
 def load_runner() -> Any:

@@ -115,19 +115,27 @@ def planted_players_touch_nothing_outside_their_box(reader: Reader) -> None:
     text = reader.run(PLANTER)
     assert "evil text kept" in text  # the forged markup did reach the page's sanitizer
     page.hover(".gg-pg-output")  # any onmouseover would fire
-    players = page.locator(".gg-pg-output .gg-player")
-    assert players.count() >= 1
-    for i in range(players.count()):  # every button of every player: Forward, End, Play
-        for action in ("forward", "end", "back", "forward"):
-            button = players.nth(i).locator(f"[data-gg-action={action}]")
-            if button.count():
-                button.first.click()
+    # Every button of every player, as a reader would press them (Forward, End, Back, Forward again).
+    planted = page.evaluate(
+        """() => {
+          const players = [...document.querySelectorAll('.gg-pg-output .gg-player')];
+          for (const action of ['forward', 'end', 'back', 'forward'])
+            for (const button of document.querySelectorAll(`.gg-pg-output [data-gg-action=${action}]`)) button.click();
+          return players.filter(p => p.id.endsWith('-planted-player') && p.hasAttribute('data-gg-step')).length;
+        }"""
+    )
+    assert planted >= 1  # the planted player was started, and stepped
     assert page.inner_text(".md-header__topic") == header
     assert page.evaluate("[...document.querySelectorAll('style')].map(s => s.textContent)") == styles
     assert page.locator(".gg-pg-output style, .gg-pg-output [data-gg-graph], .gg-pg-output [data-gg-do]").count() == 0
     assert page.locator(".gg-pg-output img, .gg-pg-output iframe, .gg-pg-output a").count() == 0
-    assert page.evaluate("[...document.querySelectorAll('.gg-pg-output [style]')].map(e => e.getAttribute('style'))") == [
-        style for style in page.evaluate("[...document.querySelectorAll('.gg-pg-output [style]')].map(e => e.getAttribute('style'))")
+    assert page.evaluate(
+        "[...document.querySelectorAll('.gg-pg-output [style]')].map(e => e.getAttribute('style'))"
+    ) == [
+        style
+        for style in page.evaluate(
+            "[...document.querySelectorAll('.gg-pg-output [style]')].map(e => e.getAttribute('style'))"
+        )
         if "url" not in style and "@" not in style
     ]
     handlers = page.evaluate(
@@ -313,7 +321,9 @@ def memory_gets_a_message(reader: Reader) -> None:
 
 
 def printed_output_in_order_and_capped(reader: Reader) -> None:
-    reader.run("import sys\nfor i in range(2_500):\n    print('line', i)\nprint('to stderr', file=sys.stderr)\nprint('last', end='')\n")
+    reader.run(
+        "import sys\nfor i in range(2_500):\n    print('line', i)\nprint('to stderr', file=sys.stderr)\nprint('last', end='')\n"
+    )
     lines = reader.printed().splitlines()
     assert lines[0].startswith("… 501 earlier lines not shown")
     assert lines[1] == "line 501" and lines[-3] == "line 2499" and lines[-2:] == ["to stderr", "last"]

@@ -250,9 +250,8 @@
       return new Promise(function (resolve, reject) {
         pending = { id: randomId(), resolve: resolve, reject: reject };
         pending.timer = window.setTimeout(function () {
-          var error = new Error(late);
+          settle(false, new Error(late));
           lab.close();
-          reject(error);
         }, limit * 1000);
         message.id = pending.id;
         py.post(message, transfer);

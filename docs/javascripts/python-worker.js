@@ -216,14 +216,12 @@ function buffersOf(value, found) {
 function call(id, name, args) {
   const pyodide = python.pyodide, dot = String(name).lastIndexOf(".");
   const module = pyodide.pyimport(String(name).slice(0, dot));
-  const fn = module[String(name).slice(dot + 1)];
-  module.destroy();
   const pyArgs = (Array.isArray(args) ? args : []).map(function (arg) { return pyodide.toPy(arg); });
   let answer = null;
   try {
-    answer = apply(fn, null, pyArgs);
+    answer = apply(module[String(name).slice(dot + 1)], null, pyArgs);
   } finally {
-    fn.destroy();
+    module.destroy();
     pyArgs.forEach(function (arg) { if (arg && typeof arg.destroy === "function") arg.destroy(); });
   }
   let value = answer;
@@ -237,8 +235,8 @@ function call(id, name, args) {
 function failure(error) {
   const text = String(error && error.message ? error.message : error);
   const overflow = error instanceof RangeError || /call stack|stack overflow|too much recursion/i.test(text);
-  const lines = text.trim().split("\n");
-  return { text: lines[lines.length - 1].slice(0, 500), overflow: overflow };
+  const lines = text.trim().split("\n").filter(function (line) { return line.trim() && !/^For more information/.test(line); });
+  return { text: String(lines[lines.length - 1] || text).slice(0, 500), overflow: overflow };
 }
 
 let ready = null;
