@@ -39,7 +39,7 @@ SKIPPED_METHODS = {"__init__", "__call__"}
 
 
 def load(name: str) -> ModuleType:
-    """Import a public module (the test extra installs every optional package)."""
+    """Import a public module (the test group, with the torch and viz extras, installs every optional package)."""
     return importlib.import_module(name)
 
 
