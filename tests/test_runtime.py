@@ -70,7 +70,7 @@ for _ in range({sums}):
     at_limit = execute(chain.format(sums=MAX_NODES - 1))  # x and its sums: exactly MAX_NODES values
     assert "error" not in at_limit and at_limit["summary"].startswith(f"v{MAX_NODES - 1} = ")  # drawn
     assert execute(chain.format(sums=MAX_NODES))["error"] == (
-        f"The graph of L has more than {MAX_NODES} values; the playground draws at most {MAX_NODES}."
+        f"The graph of L has {MAX_NODES + 1} values; the playground draws at most {MAX_NODES}."
     )
     assert "defines no L" in execute("x = 1\n")["error"]
 

@@ -25,8 +25,9 @@ def _name(node: Any, root: Any) -> str:
 def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
     """What stops the graph of `root` from being drawn (None when nothing does), in words for the reader.
 
-    Reads each node's fields once, with its own stack: a link that is not a ``ParentLink``, a number that is
-    not one, a cycle, a graph of more than `limit` values. A field whose reading raises is named too.
+    Reads each node's fields once, with its own stack (a graph of any depth): a link that is not a
+    ``ParentLink``, a number that is not one, a graph of more than `limit` values. A field whose reading
+    raises is named too. A cycle is left to `glassgrad.viz.graph.walk`, which names it.
     """
     seen: dict[int, Any] = {id(root): root}
     stack = [root]
@@ -62,11 +63,11 @@ def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
                 parent = link.value
                 if id(parent) not in seen:
                     seen[id(parent)] = parent
-                    if len(seen) > limit:
-                        return f"The graph of L has more than {limit} values; the playground draws at most {limit}."
                     stack.append(parent)
     except BaseException as error:  # a property of the reader's class raised while being read
         return f"The graph of L could not be read: {type(error).__name__} while reading a node's fields."
+    if len(seen) > limit:
+        return f"The graph of L has {len(seen)} values; the playground draws at most {limit}."
     return None
 
 
