@@ -27,6 +27,7 @@ PUBLIC_MODULES = [
     "glassgrad.data",
     "glassgrad.torch_reference",
     "glassgrad.viz",
+    "glassgrad.viz.forward",
     "glassgrad.exercises",
 ]
 """Modules whose public names the API reference documents."""
