@@ -33,6 +33,8 @@ def broken_links(site: Path) -> list[str]:
             target = target_file(site, url.path)
             if not target.is_file():
                 broken.append(f"{base}: {link} (no {target.relative_to(site)})")
+            elif url.fragment.startswith("code=") and url.path.endswith("/playground/"):
+                continue  # a program for the Playground to open (#code=, base64url), not an id
             elif url.fragment and target.suffix == ".html":
                 anchors = pages[target].anchors if target in pages else links_of(target).anchors
                 if unquote(url.fragment) not in anchors:
