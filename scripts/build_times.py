@@ -46,7 +46,7 @@ def copy_project(destination: Path, repo: Path = REPO) -> None:
 
 
 def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: object) -> subprocess.Popen:
-    """Start the mkdocs command `make TARGET` runs (from `make -n`) in `tree`, with this interpreter and the copy's `src`."""
+    """Start the properdocs command `make TARGET` runs (from `make -n`) in `tree`, with this interpreter and the copy's `src`."""
     dry = subprocess.run(
         ["make", "-n", "-s", target, f"PY={shlex.quote(sys.executable)}", *variables],
         cwd=tree,
@@ -54,7 +54,7 @@ def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: 
         capture_output=True,
         text=True,
     ).stdout
-    (line,) = [line for line in dry.splitlines() if " mkdocs " in line]
+    (line,) = [line for line in dry.splitlines() if " properdocs " in line]
     environment = {**os.environ, "PYTHONPATH": str(tree / "src"), "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.Popen(line, shell=True, cwd=tree, env=environment, **popen)
 

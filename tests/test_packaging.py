@@ -151,7 +151,9 @@ def test_optional_modules_fail_naming_their_extra(fresh_install: dict) -> None:
     """Only modules that need an extra fail to import, and each names torch, graphviz, numpy or latex2mathml."""
     needs = fresh_install["needs"]
     assert needs.get("glassgrad.torch_reference") == "torch"
-    assert needs.get("glassgrad.viz.mathml") == "latex2mathml"  # the docs' Markdown extension (docs extra)
+    assert (
+        needs.get("glassgrad.viz.mathml") == "latex2mathml"
+    )  # the docs' Markdown extension (the docs dependency group)
     assert set(needs.values()) <= {"torch", "graphviz", "numpy", "latex2mathml"}, needs
     for core in ("glassgrad.value", "glassgrad.ops", "glassgrad.autograd", "glassgrad.checks", "glassgrad.examples"):
         assert core not in needs
