@@ -9,10 +9,11 @@ Fails (exit code 1, one line per problem) when a page holds
 - a dead link: an `<a href>` inside the site to a file the site does not contain, or to a #fragment that is
   not an id (or `<a name>`) of the page it points at.
 
-`--not-built PAGE` (repeatable) names a page the builder is known not to build (Zensical has no notebook
-page): links to it and into it are not counted. Nothing else is excused.
+`--not-built SOURCE` (repeatable) names a page, by its file under docs/ as the nav names it, that the builder is
+known not to build (Zensical has no notebooks: `notebook/tutorial.ipynb`): links to that file, to its page
+(`notebook/tutorial/`) and into it are not counted. Nothing else is excused.
 
-Usage: python scripts/check_site.py [--not-built notebook/tutorial/ ...] [SITE_FOLDER]   (default: site)
+Usage: python scripts/check_site.py [--not-built notebook/tutorial.ipynb ...] [SITE_FOLDER]   (default: site)
 """
 
 from __future__ import annotations
@@ -82,10 +83,11 @@ def target_of(site: Path, page_path: Path, url: str) -> tuple[str, Path, str] | 
 def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
     """Every problem found in the HTML pages under `site`, as "page: what" lines.
 
-    `not_built`: site paths of pages the builder does not build (``notebook/tutorial/``); links into them are not
-    counted.
+    `not_built`: pages the builder does not build, by their source under docs/ (``notebook/tutorial.ipynb``); links
+    to the source file, to the page's folder and into it are not counted.
     """
-    excused = tuple("/" + page.strip("/") + "/" for page in not_built)
+    excused = tuple(f"/{source.strip('/')}/" for source in not_built)  # the file, as a folder prefix below
+    excused += tuple(f"/{Path(source.strip('/')).with_suffix('').as_posix()}/" for source in not_built)
     paths = sorted(site.rglob("*.html"))
     texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in paths}
     pages = {path: Page(text) for path, text in texts.items()}
@@ -123,7 +125,11 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", nargs="?", default="site", type=Path, help="the built site's folder (default: site)")
     parser.add_argument(
-        "--not-built", action="append", default=[], metavar="PAGE", help="a page this builder does not build"
+        "--not-built",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help="a page this builder does not build, by its file under docs/ (notebook/tutorial.ipynb)",
     )
     arguments = parser.parse_args(argv[1:])
     site = arguments.site

@@ -24,9 +24,10 @@ if [ "${GLASSGRAD_NO_BROWSER:-}" != 1 ]; then
     need_debian_package /usr/bin/chromium chromium
 fi
 
-# npm packages the site serves (package.json: the math font, Pyodide, Graphviz in WebAssembly, DOMPurify), packed by
-# exact version into .cache/npm/; scripts/site_assets.py (below) copies the files the pages load into docs/.
-if [ ! -f package.json ] || ! python3 scripts/site_assets.py --unpacked; then
+# npm packages the site serves (package.json: the math font, Pyodide, Graphviz in WebAssembly, DOMPurify), installed
+# by `npm ci` from package-lock.json (exact versions, integrity hashes) into node_modules/ when the lock changed;
+# scripts/site_assets.py (below) does it, and copies the files the pages load into docs/.
+if [ ! -f package.json ] || ! python3 scripts/site_assets.py --installed; then
     need_debian_package npm npm
 fi
 

@@ -18,5 +18,5 @@ if [ ! -x "$venv/bin/zensical" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted"
     "$venv/bin/python" -m pip install --quiet -c constraints.txt -e ".[torch,viz]" --group zensical
     echo "$wanted" > "$stamp"
 fi
-"$venv/bin/zensical" build  # not --clean: it would empty .cache/, where make setup keeps the npm packages
-"$venv/bin/python" scripts/check_site.py --not-built notebook/tutorial/ site
+"$venv/bin/zensical" build  # not --clean: it would empty the whole of .cache/ (the notebook's cache, this venv)
+"$venv/bin/python" scripts/check_site.py --not-built notebook/tutorial.ipynb site
