@@ -5,8 +5,8 @@
   "glassgrad" > "publish" are copied from there to their place under docs/ (the math font; Pyodide, Graphviz
   in WebAssembly and DOMPurify for the playground).
 - docs/assets/playground/glassgrad.zip: what the playground's Python imports in the reader's browser:
-  glassgrad's source, the pure-Python `graphviz` package and the playground's runner and sandbox
-  (docs/snippets/playground/; same bytes for the same sources).
+  glassgrad's source, the pure-Python `graphviz` package and glassgrad_runtime, which runs the reader's
+  programs (src/glassgrad_runtime/; same bytes for the same sources).
 
 Any builder (MkDocs, Zensical) then publishes them as ordinary files of docs/. A file is rewritten only
 when its bytes change, so a running `make serve` rebuilds nothing for it.
@@ -31,11 +31,7 @@ DOCS = ROOT / "docs"
 NODE_MODULES = ROOT / "node_modules"
 NPM_STAMP = NODE_MODULES / ".glassgrad-lock.sha256"  # the hash of the package-lock.json `npm ci` installed
 BUNDLE = DOCS / "assets" / "playground" / "glassgrad.zip"
-BUNDLED_FILES = {  # module name in the browser's Python -> its source in this repository
-    "playground_runner.py": DOCS / "snippets" / "playground" / "runner.py",
-    "playground_sandbox.py": DOCS / "snippets" / "playground" / "sandbox.py",
-}
-BUNDLED_PACKAGES = ("glassgrad", "graphviz")
+BUNDLED_PACKAGES = ("glassgrad", "glassgrad_runtime", "graphviz")
 BUNDLED_SUFFIXES = {".py", ".css", ".js", ".typed"}
 
 
@@ -100,7 +96,7 @@ def package_folder(name: str) -> Path:
 
 
 def playground_bundle() -> bytes:
-    """One zip, unpacked into the browser's Python path: glassgrad, graphviz and the runner."""
+    """One zip, unpacked into the browser's Python path: glassgrad, glassgrad_runtime and graphviz."""
     members: list[tuple[str, Path]] = []
     for name in BUNDLED_PACKAGES:
         folder = package_folder(name)
@@ -109,7 +105,6 @@ def playground_bundle() -> bytes:
             for path in folder.rglob("*")
             if path.is_file() and path.suffix in BUNDLED_SUFFIXES
         ]
-    members += list(BUNDLED_FILES.items())
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for arcname, path in sorted(members):

@@ -50,6 +50,17 @@ def test_jvp_equals_seeded_sum_of_backward_grads_and_torch_func_jvp(drawn) -> No
 
 
 @given(programs_with_seeds())
+def test_one_pass_gives_every_output_the_tangent_its_own_pass_gives(drawn) -> None:
+    """jvp of a list of outputs (every node of the DAG) equals each output's own jvp, exactly: one pass, J times the seeds."""
+    program, seeds = drawn
+    nodes, _ = build_glassgrad(program)
+    seed_map = dict(zip(nodes, seeds, strict=False))
+    assert jvp(nodes, seed_map) == [jvp(node, seed_map) for node in nodes]
+    steps = trace_jvp(nodes, seed_map)
+    assert [steps.tangents[node] for node in nodes] == jvp(nodes, seed_map)
+
+
+@given(programs_with_seeds())
 def test_trace_jvp_logs_one_step_per_link_ending_at_jvp(drawn) -> None:
     """The log has one step per saved link, in dependency-safe order, and its last `after` is jvp exactly."""
     program, seeds = drawn

@@ -142,11 +142,7 @@ async function load(base) {
   report(true);
   const render = function (source) { return viz.renderString(String(source), { format: "svg" }); };
   pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide/playground')\n");
-  let runtime;
-  try { runtime = pyodide.pyimport("glassgrad_runtime.worker"); } catch (error) {  // TEMPORARY until glassgrad_runtime lands
-    pyodide.runPython("import types, playground_sandbox as s\nshim = types.ModuleType('shim')\n_kept = []\nshim.start = s.prepare\ndef _execute(source, prefix, emit, exercise=None, reveal=False):\n    s.begin()\n    pair = s.run(source, prefix, emit, exercise)\n    _kept.append(pair)\n    return pair[0]\nshim.execute = _execute\nsys.modules['glassgrad_runtime_shim'] = shim\n");
-    runtime = pyodide.pyimport("glassgrad_runtime_shim");
-  }
+  const runtime = pyodide.pyimport("glassgrad_runtime.worker");
   runtime.start(render);
   python = { pyodide: pyodide, runtime: runtime };
   send({ type: "ready", seconds: (now() - started) / 1000 });

@@ -23,7 +23,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
@@ -401,12 +402,33 @@ def svg_cleanup(svg: str, element_attrs: dict[str, dict[str, object]], title: st
     return svg.strip(), width_px
 
 
-def render_svg(dot_source: str) -> str:
-    """Graphviz's SVG for `dot_source`, from the `dot` binary. The browser playground replaces
-    this function with Graphviz compiled to WebAssembly; every figure goes through it."""
+def dot_svg(dot_source: str) -> str:
+    """Graphviz's SVG for `dot_source`, from the `dot` binary (the default renderer)."""
     import graphviz
 
     return graphviz.pipe_string("dot", "svg", dot_source, encoding="utf-8")
+
+
+RENDERER: ContextVar[Callable[[str], str]] = ContextVar("glassgrad_viz_renderer", default=dot_svg)
+"""The function every figure's DOT goes through (DOT -> SVG), looked up each time a figure is drawn."""
+
+
+@contextlib.contextmanager
+def rendering_with(renderer: Callable[[str], str]) -> Iterator[None]:
+    """Draw every figure inside the block with `renderer` (DOT source -> SVG text) instead of `dot`.
+
+    The browser's Python passes Graphviz compiled to WebAssembly; anything with the same output works.
+    """
+    token = RENDERER.set(renderer)
+    try:
+        yield
+    finally:
+        RENDERER.reset(token)
+
+
+def render_svg(dot_source: str) -> str:
+    """Graphviz's SVG for `dot_source`, by the current renderer (`dot_svg` unless `rendering_with` set another)."""
+    return RENDERER.get()(dot_source)
 
 
 def draw_graph(
