@@ -20,7 +20,8 @@
 //                                    through python.sanitize), or {message} when there is no result (stopped,
 //                                    time limit, Python could not start or died), which says what happened.
 //                                    onStatus(text) hears the phases (downloading, starting Python, running);
-//                                    onOutput(chunks, dropped, droppedChars) the printed text, in batches.
+//                                    onOutput(chunks, dropped, droppedChars) the printed text, in batches,
+//                                    with the lines and characters Python left out after them.
 //                                    The time limit holds from this call: while Python loads (with its own
 //                                    limit, LOAD_LIMIT_S), then `limit` seconds for the program.
 //     session.stop()                 ends the current request (its outcome: {message: "Stopped…"}).
@@ -43,8 +44,8 @@
 //   python.sanitize(html, prefix) -> Promise of a DocumentFragment   the only way a worker's HTML reaches the
 //                                    page; with `prefix` (the one sent with the request) every id must carry it.
 //   python.printed(pre) -> {clear(), add(chunks, dropped, droppedChars)}   a console for printed output: the
-//                                    last MAX_LINES lines and MAX_CHARS characters, drawn once per frame,
-//                                    with what was left out counted.
+//                                    last MAX_LINES lines (of a run's first MAX_CHARS characters, where
+//                                    Python cuts it), drawn once per frame, with what was left out counted.
 //
 // Trust: nothing a worker says is trusted. Only a worker's private MessageChannel port is read, only while
 // it serves the current request, and only messages with that request's random id; the page owns the time
@@ -276,30 +277,31 @@
   };
 
   // Printed output in a <pre>: the latest MAX_LINES lines and MAX_CHARS characters, drawn at most once per frame.
+  // What the page leaves out is the earliest (noted on top); what Python left out, past its cap, the latest.
   python.printed = function (pre) {
-    var lines, dropped, droppedChars, chars, drawing = 0;
+    var lines, earlier, chars, later, drawing = 0;
     function clear() {
-      lines = [{ stream: "stdout", text: "" }]; dropped = 0; droppedChars = 0; chars = 0;
+      lines = [{ stream: "stdout", text: "" }]; earlier = { lines: 0, chars: 0 }; later = { lines: 0, chars: 0 }; chars = 0;
       pre.textContent = ""; pre.hidden = true;
     }
     function trim() {
       if (lines.length > MAX_LINES + 1) {
         var gone = lines.splice(0, lines.length - MAX_LINES - 1);
-        dropped += gone.length;
+        earlier.lines += gone.length;
         gone.forEach(function (line) { chars -= line.text.length; });
       }
       while (chars > MAX_CHARS) {  // the earliest lines go, and of the earliest line kept, its start
         var first = lines[0], excess = chars - MAX_CHARS;
         if (first.text.length > excess || lines.length === 1) {
-          first.text = first.text.slice(excess); chars -= excess; droppedChars += excess;
+          first.text = first.text.slice(excess); chars -= excess; earlier.chars += excess;
         } else {
-          lines.shift(); dropped += 1; chars -= first.text.length;
+          lines.shift(); earlier.lines += 1; chars -= first.text.length;
         }
       }
     }
-    function add(chunks, more, moreChars) {
-      dropped += more || 0;
-      droppedChars += moreChars || 0;
+    function add(chunks, moreLines, moreChars) {
+      later.lines += moreLines || 0;
+      later.chars += moreChars || 0;
       chunks.forEach(function (chunk) {
         var stream = chunk[0] === "stderr" ? "stderr" : "stdout";
         String(chunk[1]).split("\n").forEach(function (piece, i) {
@@ -313,28 +315,33 @@
       });
       if (!drawing) drawing = window.requestAnimationFrame(draw);
     }
+    function count(left) {
+      var parts = [];
+      if (left.lines) parts.push(left.lines.toLocaleString("en") + " " + (left === later ? "more " : "earlier ") + "line" + (left.lines === 1 ? "" : "s"));
+      if (left.chars) parts.push(left.chars.toLocaleString("en") + " character" + (left.chars === 1 ? "" : "s"));
+      return parts.join(" and ");
+    }
+    function note(text) {
+      var span = document.createElement("span");
+      span.className = "gg-pg-dropped";
+      span.textContent = text + "\n";
+      return span;
+    }
     function draw() {
       drawing = 0;
       var shown = lines[lines.length - 1].text === "" ? lines.slice(0, -1) : lines;
       var box = document.createDocumentFragment();
-      if (dropped || droppedChars) {
-        var note = document.createElement("span");
-        note.className = "gg-pg-dropped";
-        var parts = [];
-        if (dropped) parts.push(dropped.toLocaleString("en") + " earlier line" + (dropped === 1 ? "" : "s"));
-        if (droppedChars) parts.push(droppedChars.toLocaleString("en") + " character" + (droppedChars === 1 ? "" : "s"));
-        note.textContent = "… " + parts.join(" and ") + " not shown (at most the last " + MAX_LINES.toLocaleString("en") + " lines and " + MAX_CHARS.toLocaleString("en") + " characters are kept)\n";
-        box.appendChild(note);
-      }
+      if (earlier.lines || earlier.chars) box.appendChild(note("… " + count(earlier) + " not shown (the last " + MAX_LINES.toLocaleString("en") + " lines are kept)"));
       shown.forEach(function (line) {
         var span = document.createElement("span");
         if (line.stream === "stderr") span.className = "gg-pg-stderr";
         span.textContent = line.text + "\n";
         box.appendChild(span);
       });
+      if (later.lines || later.chars) box.appendChild(note("… " + count(later) + " not shown (a program's output stops at " + MAX_CHARS.toLocaleString("en") + " characters)"));
       pre.textContent = "";
       pre.appendChild(box);
-      pre.hidden = !shown.length && !dropped && !droppedChars;
+      pre.hidden = !box.childNodes.length;
     }
     clear();
     return { clear: clear, add: add };

@@ -24,8 +24,9 @@
 //                          {type: "ready", seconds}          Python is loaded (seconds since connect)
 //                          {type: "running", id}             the program starts now
 //                          {type: "output", id, chunks, dropped, droppedChars}  printed text, in batches:
-//                                                            [["stdout" | "stderr", text], ...], with the
-//                                                            lines and characters left out before them
+//                                                            [["stdout" | "stderr", text], ...], then the
+//                                                            lines and characters left out after them (a
+//                                                            run's output stops at 200,000 characters)
 //                          {type: "result", id, result}      glassgrad_runtime's answer, as data
 //                          {type: "returned", id, value}     a lab call's value (typed arrays transferred)
 //                          {type: "failed", id, text, overflow}  Python could not load, or died (overflow:
@@ -47,17 +48,19 @@ let served = false;  // this worker has taken its one program
 function send(message, transfer) { apply(postOnPort, port, [message, transfer || []]); }
 
 // Pyodide's own downloads go through this fetch, which counts their bytes for the progress line.
-const bytes = { loaded: 0, total: 0, open: 0, sent: 0, wasm: false };
+const bytes = { loaded: 0, total: 0, open: 0, sent: 0, wasm: false, sized: false };
 function report(force) {
   if (!force && now() - bytes.sent < PROGRESS_MS) return;
   bytes.sent = now();
-  send({ type: "progress", phase: bytes.open || !bytes.wasm ? "download" : "start", loaded: bytes.loaded, total: bytes.total });
+  // The total is told once Python's own download (the largest) has begun: before, it would grow as files start.
+  send({ type: "progress", phase: bytes.open || !bytes.wasm ? "download" : "start", loaded: bytes.loaded, total: bytes.sized ? bytes.total : 0 });
 }
 async function countingFetch(url, options) {
   bytes.open += 1;
   try {
     const response = await loaderFetch(url, options);
     bytes.total += Number(response.headers.get("content-length")) || 0;
+    if (/\.wasm$/.test(String(url))) bytes.sized = true;
     if (!response.body) return response;
     const reader = response.body.getReader();
     const counted = new ReadableStream({
@@ -153,21 +156,14 @@ function emitter(id) {
   return function (chunks, dropped, droppedChars) {
     const batch = chunks.toJs();
     chunks.destroy();
-    // Past MAX_BATCH_CHARS, the earliest text goes: whole lines are counted as lines, the cut line's start as characters.
+    // Past MAX_BATCH_CHARS, the rest of the batch goes (counted), as glassgrad_runtime cuts a run's output.
     let size = 0, cutLines = 0, cutChars = 0;
-    for (let i = batch.length - 1; i >= 0; i--) {
+    for (let i = 0; i < batch.length; i++) {
       const text = String(batch[i][1]);
       if (size + text.length <= MAX_BATCH_CHARS) { size += text.length; continue; }
-      const keep = Math.max(0, MAX_BATCH_CHARS - size), left = text.slice(0, text.length - keep);
-      const lastBreak = left.lastIndexOf("\n");
-      cutChars = left.length - lastBreak - 1;
-      if (lastBreak < 0) for (let j = i - 1; j >= 0 && cutChars >= 0; j--) {  // the cut line began in an earlier chunk
-        const earlier = String(batch[j][1]), at = earlier.lastIndexOf("\n");
-        cutChars += earlier.length - at - 1;
-        if (at >= 0) break;
-      }
-      for (let j = 0; j <= i; j++) cutLines += (j < i ? String(batch[j][1]) : left).split("\n").length - 1;
-      batch.splice(0, i + 1, [batch[i][0], text.slice(text.length - keep)]);
+      const keep = MAX_BATCH_CHARS - size, rest = [text.slice(keep)].concat(batch.slice(i + 1).map(function (chunk) { return String(chunk[1]); }));
+      rest.forEach(function (part) { cutChars += part.length; cutLines += part.split("\n").length - 1; });
+      batch.splice(i, batch.length - i, [batch[i][0], text.slice(0, keep)]);
       break;
     }
     send({ type: "output", id: id, chunks: batch, dropped: (Number(dropped) || 0) + cutLines, droppedChars: (Number(droppedChars) || 0) + cutChars });
