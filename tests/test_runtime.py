@@ -101,6 +101,7 @@ def test_a_run_draws_l_with_its_replay_walk_and_cards() -> None:
     result = execute(program, "ggt")
     assert result["summary"] == "L = 4; w.grad = 4"
     assert 'id="ggt-node-0"' in result["figure"] and "data-gg-player" in result["figure"]
+    assert 'data-gg-rankdir="TB"' in result["figure"] and 'data-gg-rankdir="LR"' not in result["figure"] + result["order"]
     assert "ggt-order" in result["order"] and "w" in result["cards"]
 
 
