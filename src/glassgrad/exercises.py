@@ -279,7 +279,7 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
             hint = "\nThat is the derivative for the other operand: are the two swapped?"
         raise _fail(
             exercise,
-            f"The edge {edge} is wrong at {where}.\nThere {edge} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
+            f"The edge {edge} is wrong at {where}.\nAt these inputs {edge} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
             answer=f"The local derivative: {edge} = {spec.local_formulas[k]}.",
             edge=edge,
             graph=out,
