@@ -4,7 +4,9 @@ pyperf spawns the workers, calibrates and computes the statistics; each benchmar
 processes that import one engine only (what a process holds changes what the cycle collector
 traverses; the collector stays on, as it is part of the real cost). Workloads, the same code for
 every engine: a training step of a ReLU MLP 16 -> 32 -> 1 over 64 points (about 73,000 nodes:
-forward, backward, drop the graph); a chain of 100,000 ReLU nodes next to a plain-Python chain
+forward, backward, drop the graph); the lab's training step, each engine with its own `nn.MLP`:
+MLP(2, [16, 16, 1]) on 100 two-moons points, hinge loss + 1e-4·L2, full batch (micrograd's demo); a chain of
+100,000 ReLU nodes next to a plain-Python chain
 with no autograd (the floor); and, in a fresh process per engine, the collector's tracked objects
 per MLP node and its full collections during the chain.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import os
 import platform
 import random
@@ -34,6 +37,9 @@ MLP_ENGINES = {
 }
 CHAIN_ENGINES = {"glassgrad": "glassgrad", "torch": "PyTorch scalar tensors", "plain": "plain Python, no autograd"}
 TARGETS = (("micrograd", 4.0), ("torch", 2.5))  # glassgrad must be at least this many times as fast
+MOONS_POINTS, MOONS_LAYERS = (10, [4, 4, 1]) if QUICK else (100, [16, 16, 1])
+MOONS_ENGINES = {"glassgrad": "glassgrad `nn.MLP`", "micrograd": "micrograd 0.1.0 `nn.MLP`"}
+MOONS_TARGET = 20.0  # the lab's training step: glassgrad at least this many times as fast as micrograd
 
 
 class Plain:
@@ -121,6 +127,43 @@ def bench_mlp(loops, key):
     return time.perf_counter() - started
 
 
+def moons_data():
+    """Two noisy half-moons, labels -1 (upper) and +1 (lower); made here, so no process imports another engine."""
+    rng = random.Random(0)
+    points, labels = [], []
+    half = MOONS_POINTS // 2
+    for i in range(MOONS_POINTS):
+        t = math.pi * (i % half) / (half - 1)
+        upper = i < half
+        x, y = (math.cos(t), math.sin(t)) if upper else (1.0 - math.cos(t), 0.5 - math.sin(t))
+        points.append([x + rng.gauss(0.0, 0.1), y + rng.gauss(0.0, 0.1)])
+        labels.append(-1 if upper else 1)
+    return points, labels
+
+
+def bench_moons(loops, key):
+    """One training step of micrograd's demo, in each engine's own `nn`: forward, hinge + L2, backward, update."""
+    if key == "micrograd":
+        from micrograd.nn import MLP
+    else:
+        from glassgrad.nn import MLP
+    random.seed(1337)  # both draw the initial weights from the global generator, in the same order
+    model = MLP(2, MOONS_LAYERS)
+    params = model.parameters()
+    points, labels = moons_data()
+    started = time.perf_counter()
+    for _ in range(loops):
+        scores = [model(point) for point in points]
+        hinge = [(1 + -label * score).relu() for label, score in zip(labels, scores)]
+        loss = sum(hinge) * (1.0 / len(hinge)) + 1e-4 * sum(p * p for p in params)
+        model.zero_grad()
+        loss.backward()
+        for p in params:
+            p.data -= 0.01 * p.grad
+        del loss, scores, hinge  # dropping the graph is part of the step
+    return time.perf_counter() - started
+
+
 def bench_chain(loops, key):
     parameter, _, backward, _ = engine(key)
     started = time.perf_counter()
@@ -188,7 +231,7 @@ def fresh_counters(key):
     return json.loads(out)
 
 
-def report(mlp, chain):
+def report(mlp, chain, moons):
     """The tables: times side by side, the collector's counters, and the targets (printed; returned as text too)."""
     lines = []
     out = lines.append
@@ -198,6 +241,13 @@ def report(mlp, chain):
     for key, name in MLP_ENGINES.items():
         seen = fresh_counters(key)["tracked_per_node"] if key != "glassgrad-steps" else ""
         out(f"| {name} | {mlp[key].median() * 1e3:,.1f} | {mlp[key].median() / base:.2f}× | {seen} |")
+    out(
+        f"\n**MLP(2, {MOONS_LAYERS}) on {MOONS_POINTS} two-moons points**, the lab's training step "
+        "(hinge + 1e-4·L2, full batch: forward, backward, update), each engine's own `nn.MLP`:\n"
+    )
+    out("| engine | median ms | × glassgrad |\n| --- | ---: | ---: |")
+    for key, name in MOONS_ENGINES.items():
+        out(f"| {name} | {moons[key].median() * 1e3:,.1f} | {moons[key].median() / moons['glassgrad'].median():.2f}× |")
     out(f"\n**A chain of {CHAIN:,} ReLU nodes**, build + backward:\n")
     out("| engine | median ms | × plain Python | full collections |\n| --- | ---: | ---: | ---: |")
     for key, name in CHAIN_ENGINES.items():
@@ -215,6 +265,12 @@ def report(mlp, chain):
             f"| MLP: glassgrad ≥ {wanted:g}× faster than {MLP_ENGINES[key]} | {ratio:.2f}× | "
             f"{'PASS' if ratio >= wanted else 'FAIL'} |"
         )
+    ratio = moons["micrograd"].median() / moons["glassgrad"].median()
+    failed |= ratio < MOONS_TARGET
+    out(
+        f"| two moons, MLP(2, {MOONS_LAYERS}): glassgrad ≥ {MOONS_TARGET:g}× faster than micrograd 0.1.0 | "
+        f"{ratio:.2f}× | {'PASS' if ratio >= MOONS_TARGET else 'FAIL'} |"
+    )
     text = "\n".join(lines)
     print(text)
     return (1 if failed and not QUICK else 0), text
@@ -243,9 +299,10 @@ def main():
     )
     mlp = {key: runner.bench_time_func(f"mlp {key}", bench_mlp, key) for key in MLP_ENGINES}
     chain = {key: runner.bench_time_func(f"chain {key}", bench_chain, key) for key in CHAIN_ENGINES}
+    moons = {key: runner.bench_time_func(f"moons {key}", bench_moons, key) for key in MOONS_ENGINES}
     if runner.args.worker:
         return 0
-    status, tables = report(mlp, chain)
+    status, tables = report(mlp, chain, moons)
     if runner.args.record:
         with open(runner.args.record, "w", encoding="utf-8") as record:
             record.write(f"{machine()}\n{tables}\n")

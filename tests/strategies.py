@@ -254,6 +254,19 @@ def build_torch(program: Program) -> tuple[list, object]:
     return nodes, _sum_of_sinks(program, nodes)
 
 
+def torch_function(program: Program) -> Callable:
+    """`program` as a PyTorch function of its leaves (float64 tensors) returning the root, for `torch.func`."""
+    unary = _torch_unary()
+
+    def root_of(*leaves):
+        nodes = list(leaves)
+        for step in program.steps:
+            nodes.append(apply_torch(step, nodes, unary))
+        return _sum_of_sinks(program, nodes)
+
+    return root_of
+
+
 def error_scales(nodes: Sequence[Value], root: Value) -> tuple[dict[int, float], dict[int, float]]:
     """Per node (keyed by ``id``), how much rounding each of its value and its gradient can carry.
 

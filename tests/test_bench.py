@@ -39,7 +39,7 @@ def quick_tables() -> list[list[list[str]]]:
 
 
 def test_tables_name_every_engine_with_a_number_or_the_failure(quick_tables) -> None:
-    mlp, chain, targets = quick_tables
+    mlp, moons, chain, targets = quick_tables
     assert [row[0] for row in mlp[1:]] == [
         "glassgrad `L.backward()`",
         "glassgrad `backward(L)` (steps recorded)",
@@ -47,7 +47,9 @@ def test_tables_name_every_engine_with_a_number_or_the_failure(quick_tables) -> 
         "PyTorch scalar tensors (float64)",
     ]
     assert mlp[1][2] == "1.00×" and all(float(row[1].replace(",", "")) > 0 for row in mlp[1:])
+    assert [row[0] for row in moons[1:]] == ["glassgrad `nn.MLP`", "micrograd 0.1.0 `nn.MLP`"]
+    assert moons[1][2] == "1.00×" and all(float(row[1].replace(",", "")) > 0 for row in moons[1:])
     assert float(mlp[1][3]) < float(mlp[3][3])  # glassgrad gives the collector fewer objects than micrograd
     assert chain[-1][:2] == ["micrograd 0.1.0", "fails: RecursionError"]  # its recursive sort, 2,000 deep
-    assert [row[2] for row in targets[1:]] and all(row[2] in ("PASS", "FAIL") for row in targets[1:])
+    assert len(targets) == 4 and all(row[2] in ("PASS", "FAIL") for row in targets[1:])
     assert all(len(row) == len(table[0]) for table in quick_tables for row in table)

@@ -127,6 +127,8 @@ def test_reference_documents_what_a_reuser_needs_and_no_plumbing(built_site: Pat
         "glassgrad.BackwardStep",
         "glassgrad.BackwardSteps",
         "glassgrad.backward",
+        "glassgrad.jvp",
+        "glassgrad.ForwardSteps",
         "glassgrad.scratch",
         "glassgrad.scratch.backward",
         "glassgrad.viz.graph.MAX_VALUES",

@@ -71,6 +71,22 @@ def test_weighted_sum_refuses_mismatched_lengths_and_non_numbers() -> None:
         weighted_sum([Value(1.0), Value(2.0)], [1.0], Value(0.0))
     with pytest.raises(TypeError, match="weighted_sum input"):
         weighted_sum([Value(1.0)], ["3"], Value(0.0))  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="weights and bias must be Values, got float 2.0"):
+        weighted_sum([Value(1.0), 2.0], [1.0, 1.0], Value(0.0))  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="got int 0"):
+        weighted_sum([Value(1.0)], [1.0], 0)  # type: ignore[arg-type]
+
+
+def test_weighted_sum_links_are_built_once_and_then_are_the_truth() -> None:
+    """Read twice, `parents` is the same tuple; a link changed by hand changes what backward pushes."""
+    w, x, b = Value(2.0, "w"), Value(3.0, "x"), Value(1.0, "b")
+    z = weighted_sum([w], [x], b)
+    assert z.parents is z.parents
+    z.parents[0].local_grad = 10.0
+    backward(z)
+    assert (w.grad, x.grad, b.grad) == (10.0, 2.0, 1.0)
+    with pytest.raises(TypeError, match="ParentLink.local_grad"):
+        z.parents[1].local_grad = "2"  # type: ignore[assignment]
 
 
 # --- Neuron, Layer, MLP -------------------------------------------------------------------------
@@ -89,6 +105,25 @@ def test_mlp_parameter_count_and_output_shape(nin: int, nouts: list[int]) -> Non
         assert isinstance(out, Value)
     else:
         assert isinstance(out, list) and len(out) == nouts[-1]
+
+
+@pytest.mark.parametrize("nouts", [[16, 16, 1], [3, 2]])
+def test_evaluate_is_the_forward_number_bit_for_bit_without_a_graph(nouts: list[int]) -> None:
+    """`evaluate` gives what calling the model gives, to the last bit, on random inputs and on ReLU's edge cases."""
+    model = MLP(2, nouts, rng=5)
+    rng = random.Random(0)
+    inputs = [[rng.uniform(-3, 3), rng.uniform(-3, 3)] for _ in range(200)] + [[0.0, 0.0], [-0.0, 1e-300], [1, 2]]
+    for x in inputs:
+        called = model(x)
+        expected = called.data if isinstance(called, Value) else [v.data for v in called]
+        assert repr(model.evaluate(x)) == repr(expected)  # repr: -0.0 and nan compare as their bits
+    neuron = Neuron(2, rng=1)
+    neuron.b.data = math.nan
+    assert math.isnan(neuron.evaluate([1.0, 2.0])) and math.isnan(neuron([1.0, 2.0]).data)
+    with pytest.raises(ValueError, match="2 weights but 3 inputs"):
+        model.evaluate([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="evaluate input"):
+        model.evaluate([Value(1.0), 2.0])  # type: ignore[list-item]
 
 
 def test_hidden_layers_use_relu_and_the_last_layer_is_linear() -> None:

@@ -246,6 +246,7 @@ def test_every_option_of_a_drawing_gives_it_ids_of_its_own(linear):
         "mark": [nodes["m"]],
         "mark_label": "a frame",
         "wrong_edges": [(nodes["m"], 0)],
+        "tangents": {nodes["w"]: 1.0},
     }
     options = [name for name in inspect.signature(draw_graph).parameters if name not in ("root", "id_prefix")]
     assert sorted(other) == sorted(options)

@@ -1,16 +1,20 @@
-"""Reverse mode: find a dependency-safe order, then push gradients back along every saved link."""
+"""Both modes along the same saved links, after one dependency-safe ordering walk.
+
+Reverse mode (`backward`) pushes gradients back along every link, from the outputs to the leaves; forward
+mode (`jvp`) pushes tangents along the same links the other way, from the leaves to the root.
+"""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
-from typing import Any, Literal, NamedTuple, overload
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Generic, Literal, NamedTuple, TypeVar, overload
 
 from glassgrad import value as _value
 
 # One trace format for both engines: chapter 2's record of one chain-rule update along one link.
 from glassgrad.scratch import BackwardStep as BackwardStep  # re-exported: glassgrad.BackwardStep
-from glassgrad.value import Value, _edges, _parent
+from glassgrad.value import Value, _edges, _parent, as_float
 
 _backward_lock = threading.RLock()  # held for the whole gradient pass of every backward call
 
@@ -32,15 +36,35 @@ class OrderEvent(NamedTuple):
     depth: int
 
 
-class BackwardSteps(Sequence[BackwardStep]):
-    """The log of one backward call: a read-only list of `BackwardStep`s, in processing order.
+class ForwardStep(NamedTuple):
+    """One tangent update along one saved link, read forwards: the twin of `BackwardStep` for `jvp`.
 
-    Stored flat (seven fields per step in one list) so that recording a large backward
-    allocates no object per step; each `BackwardStep` is built when it is read.
+    The same seven fields in the same places, with the tangent flowing the other way: from `parent`
+    into `output`. `contribution` = `parent_tangent` × `local` is added to `output`'s tangent, which
+    goes from `before` to `after`.
+    """
+
+    output: Value
+    parent: Value
+    parent_tangent: float  # the parent's tangent, complete when this step runs
+    local: float  # link.local_grad, the same number backward multiplies by
+    contribution: float  # parent_tangent × local, added to output's tangent
+    before: float  # output's tangent before the update
+    after: float  # output's tangent after it
+
+
+_Step = TypeVar("_Step", BackwardStep, ForwardStep)
+
+
+class _StepLog(Sequence[_Step], Generic[_Step]):
+    """A read-only list of steps stored flat (seven fields per step in one list).
+
+    Recording a large pass allocates no object per step; each step is built when it is read.
     Compares equal to a list or tuple of the same steps.
     """
 
     __slots__ = ("_flat",)
+    _make: Any  # the step type's constructor from seven fields
 
     def __init__(self, flat: list[Any]) -> None:
         self._flat = flat
@@ -49,77 +73,110 @@ class BackwardSteps(Sequence[BackwardStep]):
         return len(self._flat) // 7
 
     @overload
-    def __getitem__(self, index: int) -> BackwardStep: ...
+    def __getitem__(self, index: int) -> _Step: ...
     @overload
-    def __getitem__(self, index: slice) -> list[BackwardStep]: ...
-    def __getitem__(self, index: int | slice) -> BackwardStep | list[BackwardStep]:
+    def __getitem__(self, index: slice) -> list[_Step]: ...
+    def __getitem__(self, index: int | slice) -> _Step | list[_Step]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         n = len(self)
         if not -n <= index < n:
             raise IndexError(f"step {index} out of range for {n} steps")
         start = (index % n) * 7
-        return BackwardStep._make(self._flat[start : start + 7])
+        return self._make(self._flat[start : start + 7])  # type: ignore[no-any-return]
 
-    def __iter__(self) -> Iterator[BackwardStep]:
-        flat = self._flat
+    def __iter__(self) -> Iterator[_Step]:
+        flat, make = self._flat, self._make
         for start in range(0, len(flat), 7):
-            yield BackwardStep._make(flat[start : start + 7])
+            yield make(flat[start : start + 7])
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, (BackwardSteps, list, tuple)):
+        if isinstance(other, (_StepLog, list, tuple)):
             return list(self) == list(other)
         return NotImplemented
 
     def __repr__(self) -> str:
-        return f"BackwardSteps({list(self)!r})"
+        return f"{type(self).__name__}({list(self)!r})"
 
 
-def _walk(root: Value, events: list[OrderEvent] | None) -> list[Value]:
-    """Depth-first, parents in stored order, each node appended after all its parents.
+class BackwardSteps(_StepLog[BackwardStep]):
+    """The log of one backward call: a read-only list of `BackwardStep`s, in processing order.
+
+    Stored flat (seven fields per step in one list) so that recording a large backward
+    allocates no object per step; each `BackwardStep` is built when it is read.
+    Compares equal to a list or tuple of the same steps.
+    """
+
+    __slots__ = ()
+    _make = BackwardStep._make
+
+
+class ForwardSteps(_StepLog[ForwardStep]):
+    """The log of one forward-mode pass (`trace_jvp`): a read-only list of `ForwardStep`s, in processing order.
+
+    Stored flat like `BackwardSteps`; compares equal to a list or tuple of the same steps. `tangents` maps
+    every value of the graph to its tangent after the pass (a leaf's is its seed, or 0), in dependency-safe
+    order: what a figure shows on each value.
+    """
+
+    __slots__ = ("tangents",)
+    _make = ForwardStep._make
+
+    def __init__(self, flat: list[Any], tangents: dict[Value, float]) -> None:
+        super().__init__(flat)
+        self.tangents = tangents
+
+
+def _walk(roots: Sequence[Value], events: list[OrderEvent] | None) -> list[Value]:
+    """Depth-first from each root in turn, parents in stored order, each node appended after all its parents.
 
     An explicit stack instead of recursion: a million-node chain needs no recursion limit.
     """
-    if not isinstance(root, Value):
-        raise TypeError(f"expected a Value as the root, got {type(root).__name__} {root!r:.60}")
+    for root in roots:
+        if not isinstance(root, Value):
+            raise TypeError(f"expected a Value as the root, got {type(root).__name__} {root!r:.60}")
     order: list[Value] = []
     # By identity: Value's own hash is its address; once a subclass defines __eq__ or __hash__, the
     # walk keys by id() instead (a call per link), so that no two nodes merge.
     by_id = _value.equality_overridden
-    seen = {id(root) if by_id else root}  # entered: either appended already or still being visited
+    seen: set[object] = set()  # entered: either appended already or still being visited
     appended: set[object] = set()  # in the order already: meeting one again is a skip, not a cycle
-    path = [root]  # the values being visited, outermost first
-    followed = [0]  # for each of them, how many of its links the walk has followed
-    if events is not None:
-        events.append(OrderEvent("enter", root, 0))
-    while path:
-        node = path[-1]
-        k = followed[-1]
-        parent = _parent(node, k)
-        if parent is None:  # every parent of node is in the order: node joins it
-            path.pop()
-            followed.pop()
-            appended.add(id(node) if by_id else node)
-            order.append(node)
-            if events is not None:
-                events.append(OrderEvent("append", node, len(path)))
+    for root in roots:
+        if (id(root) if by_id else root) in seen:  # an earlier root's walk appended it already
             continue
-        followed[-1] = k + 1
-        key = id(parent) if by_id else parent
-        if key not in seen:
-            seen.add(key)
-            path.append(parent)
-            followed.append(0)
-            if events is not None:
-                events.append(OrderEvent("enter", parent, len(path) - 1))
-        elif key in appended:
-            if events is not None:
-                events.append(OrderEvent("skip", parent, len(path)))
-        else:  # seen but not appended: its visit is still open, so it is its own ancestor
-            raise CycleError(
-                f"the graph has a cycle: {_name(parent)} is one of its own ancestors "
-                f"(reached again from {_name(node)}); backward needs an acyclic graph"
-            )
+        seen.add(id(root) if by_id else root)
+        path = [root]  # the values being visited, outermost first
+        followed = [0]  # for each of them, how many of its links the walk has followed
+        if events is not None:
+            events.append(OrderEvent("enter", root, 0))
+        while path:
+            node = path[-1]
+            k = followed[-1]
+            parent = _parent(node, k)
+            if parent is None:  # every parent of node is in the order: node joins it
+                path.pop()
+                followed.pop()
+                appended.add(id(node) if by_id else node)
+                order.append(node)
+                if events is not None:
+                    events.append(OrderEvent("append", node, len(path)))
+                continue
+            followed[-1] = k + 1
+            key = id(parent) if by_id else parent
+            if key not in seen:
+                seen.add(key)
+                path.append(parent)
+                followed.append(0)
+                if events is not None:
+                    events.append(OrderEvent("enter", parent, len(path) - 1))
+            elif key in appended:
+                if events is not None:
+                    events.append(OrderEvent("skip", parent, len(path)))
+            else:  # seen but not appended: its visit is still open, so it is its own ancestor
+                raise CycleError(
+                    f"the graph has a cycle: {_name(parent)} is one of its own ancestors "
+                    f"(reached again from {_name(node)}); backward needs an acyclic graph"
+                )
     return order
 
 
@@ -137,7 +194,7 @@ def dependency_safe_order(root: Value) -> list[Value]:
         CycleError: if the graph has a cycle (only possible by mutating `parents`).
         TypeError: if `root` is not a `Value`.
     """
-    return _walk(root, None)
+    return _walk((root,), None)
 
 
 def trace_dependency_safe_order(root: Value) -> list[OrderEvent]:
@@ -148,11 +205,44 @@ def trace_dependency_safe_order(root: Value) -> list[OrderEvent]:
         TypeError: if `root` is not a `Value`.
     """
     events: list[OrderEvent] = []
-    _walk(root, events)
+    _walk((root,), events)
     return events
 
 
-def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> BackwardSteps:
+def _as_roots(root: Value | Sequence[Value]) -> tuple[Value, ...]:
+    """One output as a tuple, or a non-empty list or tuple of them as a tuple (each checked by `_walk`)."""
+    if isinstance(root, Value):
+        return (root,)
+    if not isinstance(root, (list, tuple)) or not root:
+        raise TypeError(
+            f"expected a Value (or a non-empty list of Values) as the root, got {type(root).__name__} {root!r:.60}"
+        )
+    return tuple(root)
+
+
+def _roots_and_seeds(
+    root: Value | Sequence[Value], gradient: float | Sequence[float]
+) -> tuple[tuple[Value, ...], tuple[float, ...]]:
+    """The outputs backward starts from and the gradient each is seeded with, checked."""
+    roots = _as_roots(root)
+    if isinstance(root, Value):
+        if isinstance(gradient, (list, tuple)):
+            raise TypeError(f"backward: one root takes one number as its gradient, got {gradient!r:.60}")
+        return roots, (as_float(gradient, "backward's gradient"),)
+    if isinstance(gradient, (list, tuple)):
+        if len(gradient) != len(roots):
+            raise ValueError(f"backward: {len(roots)} roots but {len(gradient)} gradients; give one number per root")
+        return roots, tuple(as_float(g, "backward's gradient") for g in gradient)
+    return roots, (as_float(gradient, "backward's gradient"),) * len(roots)
+
+
+def backward(
+    root: Value | Sequence[Value],
+    *,
+    accumulate: bool = False,
+    record: bool = True,
+    gradient: float | Sequence[float] = 1.0,
+) -> BackwardSteps:
     """Set `.grad` of every value reachable from `root` to d(root)/d(value).
 
     Default (the tutorial's semantics): every reachable `.grad` is cleared, then
@@ -163,6 +253,12 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
     PyTorch does for leaves (and for non-leaves with ``retain_grad()``). The propagation
     itself uses only this call's gradients, so old totals are never pushed twice.
 
+    Several outputs at once (a vector-Jacobian product): `root` a list of outputs
+    ``[y_1, ..., y_m]`` and `gradient` a list ``v`` of one number each. Each ``y_j.grad`` is
+    seeded with ``v_j``, and one pass leaves in every value ``x`` the sum over outputs of
+    ``v_j × d(y_j)/d(x)``: the row vector ``vᵀJ``, what PyTorch's
+    ``torch.autograd.grad(outputs, inputs, grad_outputs=v)`` returns.
+
     Threads: graphs that share no value are independent, in any number of threads. The gradient
     pass holds a lock, so backward calls whose graphs share values (parameters used by several
     threads' losses) run one after the other: with ``accumulate=True`` every call's gradients are
@@ -171,23 +267,44 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
     it half-done; building new graphs from shared values (reading ``.data``) is safe.
 
     Args:
-        root: the scalar output to differentiate (the loss).
+        root: the scalar output to differentiate (the loss), or a list of outputs.
         accumulate: add into existing gradients instead of replacing them.
         record: log a `BackwardStep` per link; ``False`` skips the log (an empty log is returned).
+        gradient: the seed, ``root.grad`` before the first link (PyTorch's ``gradient=``): 1 by
+            default; for a list of outputs, one number per output (or one number for all).
 
     Returns:
         `BackwardSteps`: one `BackwardStep` per processed link, in processing order (empty if not `record`).
+
+    Raises:
+        TypeError: if `root` is not a `Value` or a list of them, or a gradient is not a real number.
+        ValueError: if a list of outputs and a list of gradients differ in length.
+        CycleError: if the graph has a cycle.
+
+    Examples:
+        >>> from glassgrad import Value, backward
+        >>> w, x = Value(2.0, "w"), Value(3.0, "x")
+        >>> m, s = w * x, w + x
+        >>> len(backward(m))
+        2
+        >>> w.grad, x.grad
+        (3.0, 2.0)
+        >>> _ = backward([m, s], gradient=[1.0, 10.0])  # 1·∂m/∂w + 10·∂s/∂w, and the same for x
+        >>> w.grad, x.grad
+        (13.0, 12.0)
     """
     if type(accumulate) is not bool or type(record) is not bool:
         raise TypeError(
             f"backward: accumulate and record must be True or False, got {accumulate!r:.40} and {record!r:.40}"
         )
-    order = _walk(root, None)
+    roots, seeds = _roots_and_seeds(root, gradient)
+    order = _walk(roots, None)
     with _backward_lock:  # one pass at a time: a value shared by two graphs gets both passes whole
         previous = [node.grad for node in order] if accumulate else None
         for node in order:
             node.grad = 0.0
-        root.grad = 1.0
+        for output, seed in zip(roots, seeds):
+            output.grad += seed  # a root listed twice is seeded twice, as PyTorch does
         if record:
             log: list[Any] = []
             extend = log.extend  # flat: no object per step
@@ -209,3 +326,117 @@ def backward(root: Value, *, accumulate: bool = False, record: bool = True) -> B
             for node, old in zip(order, previous):
                 node.grad += old
     return steps
+
+
+def _tangents_in(roots: tuple[Value, ...], seeds: Mapping[Value, float]) -> tuple[list[Value], dict[int, float]]:
+    """The dependency-safe order from `roots` and the seeds keyed by id, each checked (leaf, real number)."""
+    if not isinstance(seeds, Mapping):
+        raise TypeError(
+            f"jvp: seeds must map leaf Values to numbers, such as {{w: 1.0}}; got {type(seeds).__name__} {seeds!r:.60}"
+        )
+    order = _walk(roots, None)
+    by_id: dict[int, float] = {}
+    for leaf, tangent in seeds.items():
+        if not isinstance(leaf, Value):
+            raise TypeError(
+                f"jvp: seeds must map leaf Values to numbers; got the key {type(leaf).__name__} {leaf!r:.60}"
+            )
+        if _parent(leaf, 0) is not None:
+            raise ValueError(
+                f"jvp: {_name(leaf)} is not a leaf (it was made by {leaf.op or 'an operation'}); "
+                "seed the inputs it was made from instead"
+            )
+        by_id[id(leaf)] = as_float(tangent, f"jvp: the tangent of {_name(leaf)}")
+    return order, by_id
+
+
+@overload
+def jvp(root: Value, seeds: Mapping[Value, float]) -> float: ...
+@overload
+def jvp(root: Sequence[Value], seeds: Mapping[Value, float]) -> list[float]: ...
+def jvp(root: Value | Sequence[Value], seeds: Mapping[Value, float]) -> float | list[float]:
+    """Forward mode: the derivative of `root` when the leaves move in the direction `seeds`.
+
+    `seeds` gives a tangent to some leaves (any leaf left out has tangent 0). Each value gets a tangent,
+    in dependency-safe order, so that its parents' tangents are complete first: a leaf's is its seed, any
+    other value's is the sum, over its saved links, of the parent's tangent × the link's ``local_grad``.
+    The root's tangent is the Jacobian-vector product: the sum over the seeded leaves of
+    ``seed × d(root)/d(leaf)``, what `backward` gives from ``root.grad = 1``, found in one forward pass
+    instead. Nothing is stored on the values (`.grad` is untouched), and the walk is iterative, as for
+    `backward`: depth costs memory, not Python frames.
+
+    Several outputs (`root` a list ``[y_1, ..., y_m]``) share the one pass: the list of their tangents
+    is the Jacobian ``J`` times the seeds' vector, PyTorch's ``torch.func.jvp``.
+
+    Args:
+        root: the output whose derivative is wanted, or a list of outputs.
+        seeds: ``{leaf: tangent}``, the direction the leaves move in (``{w: 1.0}``: d(root)/dw alone).
+
+    Returns:
+        The tangent of `root` (a float), or a list of one tangent per output.
+
+    Raises:
+        TypeError: if `root` is not a `Value` (or a list of them), `seeds` is not a mapping of Values to real numbers.
+        ValueError: if a seeded value is not a leaf.
+        CycleError: if the graph has a cycle.
+
+    Examples:
+        >>> from glassgrad import Value, jvp
+        >>> w, x = Value(2.0, "w"), Value(3.0, "x")
+        >>> m = w * x
+        >>> jvp(m, {w: 1.0})  # ∂m/∂w = x
+        3.0
+        >>> jvp(m, {w: 1.0, x: 10.0})  # 1·x + 10·w
+        23.0
+        >>> jvp([m, w + x], {w: 1.0})  # ∂m/∂w and ∂(w + x)/∂w in one pass
+        [3.0, 1.0]
+    """
+    roots = _as_roots(root)
+    order, seed = _tangents_in(roots, seeds)
+    tangent = seed.copy()  # by id(): every node of the order stays alive during the pass
+    for node in order:
+        edges = _edges(node)
+        if not edges:
+            continue  # a leaf: its seed, or 0
+        total = 0.0
+        for parent, local in edges:
+            total += tangent.get(id(parent), 0.0) * local
+        tangent[id(node)] = total
+    if isinstance(root, Value):
+        return tangent.get(id(root), 0.0)
+    return [tangent.get(id(output), 0.0) for output in roots]
+
+
+def trace_jvp(root: Value | Sequence[Value], seeds: Mapping[Value, float]) -> ForwardSteps:
+    """The same forward pass as `jvp` from `root` (or a list of outputs) with the tangents `seeds`, as `ForwardStep`s.
+
+    One step per saved link, to show. Values are processed in dependency-safe order (`dependency_safe_order`),
+    and each value's links in stored order; a step adds ``parent_tangent × local`` into the output's tangent. The last
+    step's `after` is the root's tangent (for a graph with at least one link), and the log's
+    `tangents` holds every value's.
+
+    Raises:
+        TypeError, ValueError, CycleError: as for `jvp`.
+
+    Examples:
+        >>> from glassgrad import Value, trace_jvp
+        >>> w, x = Value(2.0, "w"), Value(3.0, "x")
+        >>> [(s.parent.label, s.parent_tangent, s.local, s.after) for s in trace_jvp(w * x, {w: 1.0})]
+        [('w', 1.0, 3.0, 3.0), ('x', 0.0, 2.0, 3.0)]
+        >>> [(value.label, tangent) for value, tangent in trace_jvp(w * x, {w: 1.0}).tangents.items()]
+        [('w', 1.0), ('x', 0.0), ('', 3.0)]
+    """
+    order, tangent = _tangents_in(_as_roots(root), seeds)
+    log: list[Any] = []
+    extend = log.extend
+    for output in order:
+        edges = _edges(output)
+        after = 0.0
+        for parent, local in edges:
+            parent_tangent = tangent.get(id(parent), 0.0)
+            contribution = parent_tangent * local
+            before, after = after, after + contribution
+            extend((output, parent, parent_tangent, local, contribution, before, after))
+        if edges:  # a leaf keeps its seed
+            tangent[id(output)] = after
+    return ForwardSteps(log, {node: tangent.get(id(node), 0.0) for node in order})

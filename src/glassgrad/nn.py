@@ -30,7 +30,7 @@ from typing import TextIO
 
 from glassgrad.autograd import backward
 from glassgrad.ops import relu
-from glassgrad.value import ParentLink, Value, as_float
+from glassgrad.value import Value, _fused, as_float
 
 RandomSource = random.Random | int
 """Where initial weights come from: a `random.Random` (drawn from in order) or an int seed."""
@@ -69,7 +69,7 @@ def weighted_sum(weights: Sequence[Value], inputs: Sequence[Value | float], bias
 
     Raises:
         ValueError: if `weights` and `inputs` have different lengths.
-        TypeError: if an input is neither a `Value` nor a real number.
+        TypeError: if an input is neither a `Value` nor a real number, or a weight or the bias is not a `Value`.
 
     Examples:
         >>> w = [Value(2.0, "w0"), Value(-1.0, "w1")]
@@ -79,19 +79,36 @@ def weighted_sum(weights: Sequence[Value], inputs: Sequence[Value | float], bias
     """
     if len(weights) != len(inputs):
         raise ValueError(f"weighted_sum: {len(weights)} weights but {len(inputs)} inputs")
-    total = bias.data
-    links = []
-    for weight, x in zip(weights, inputs):
-        if type(x) is Value or isinstance(x, Value):
-            total += weight.data * x.data
-            links.append(ParentLink(weight, x.data))
-            links.append(ParentLink(x, weight.data))
-        else:
-            x_data = x if type(x) is float else as_float(x, "weighted_sum input")
-            total += weight.data * x_data
-            links.append(ParentLink(weight, x_data))
-    links.append(ParentLink(bias, 1.0))
-    return Value(total, label, tuple(links), "Σ")
+    # The links are saved packed, operands and local derivatives side by side (built when `parents` is read).
+    try:
+        total = bias._data
+        operands: list[Value | None] = []
+        local_grads: list[float] = []
+        for weight, x in zip(weights, inputs):
+            w_data = weight._data
+            if type(x) is Value or isinstance(x, Value):
+                x_data = x._data
+                total += w_data * x_data
+                operands += (weight, x)
+                local_grads += (x_data, w_data)
+            else:
+                x_data = x if type(x) is float else as_float(x, "weighted_sum input")
+                total += w_data * x_data
+                operands.append(weight)
+                local_grads.append(x_data)
+    except AttributeError:  # a weight or the bias is not a Value
+        culprit = next(w for w in (*weights, bias) if not isinstance(w, Value))
+        raise TypeError(
+            f"weighted_sum: weights and bias must be Values, got {type(culprit).__name__} {culprit!r:.60}"
+        ) from None
+    operands += (bias, None)  # None closes the operands (see glassgrad.value)
+    local_grads.append(1.0)
+    return _fused(total, label, "Σ", operands, local_grads)
+
+
+def _relu(x: float) -> float:
+    """`relu(Value(x)).data` on a plain float: 0 below zero, x itself otherwise (-0.0 and nan kept)."""
+    return 0.0 if x < 0.0 else x
 
 
 class Module:
@@ -107,6 +124,14 @@ class Module:
             A new list; changing it does not change the model.
         """
         return []
+
+    def evaluate(self, x: Sequence[float]) -> float | list[float]:
+        """The model's output for the plain numbers `x`, as plain floats: no `Value` is made, no graph is built.
+
+        Bit for bit ``model(x).data`` (the same additions in the same order), for plotting a model over
+        a grid or measuring its accuracy, where nothing is differentiated. The base class has no forward pass.
+        """
+        raise NotImplementedError(f"{type(self).__name__} defines no forward pass")
 
     def zero_grad(self) -> None:
         """Set ``.grad`` of every parameter to 0.
@@ -158,6 +183,19 @@ class Neuron(Module):
         z = weighted_sum(self.w, x, self.b, self._z_label)
         return relu(z, self._h_label) if self.nonlin else z
 
+    def evaluate(self, x: Sequence[float]) -> float:
+        """``self(x).data`` computed on plain floats, without building a graph (see `Module.evaluate`).
+
+        Raises:
+            ValueError: if `x` does not have one entry per weight.
+        """
+        if len(x) != len(self.w):
+            raise ValueError(f"weighted_sum: {len(self.w)} weights but {len(x)} inputs")
+        total = self.b._data
+        for weight, x_i in zip(self.w, x):
+            total += weight._data * (x_i if type(x_i) is float else as_float(x_i, "evaluate input"))
+        return _relu(total) if self.nonlin else total
+
     def parameters(self) -> list[Value]:
         """Return the weights, then the bias."""
         return [*self.w, self.b]
@@ -195,6 +233,11 @@ class Layer(Module):
     def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
         """Return each neuron's output for the inputs `x`; a lone `Value` for a one-neuron layer (as micrograd)."""
         out = [neuron(x) for neuron in self.neurons]
+        return out[0] if len(out) == 1 else out
+
+    def evaluate(self, x: Sequence[float]) -> float | list[float]:
+        """``self(x)``'s numbers on plain floats, without building a graph (see `Module.evaluate`)."""
+        out = [neuron.evaluate(x) for neuron in self.neurons]
         return out[0] if len(out) == 1 else out
 
     def parameters(self) -> list[Value]:
@@ -247,6 +290,19 @@ class MLP(Module):
         out: Sequence[Value | float] | Value = x
         for layer in self.layers:
             out = layer(out)  # type: ignore[arg-type]
+        return out  # type: ignore[return-value]
+
+    def evaluate(self, x: Sequence[float]) -> float | list[float]:
+        """``self(x)``'s numbers on plain floats, without building a graph (see `Module.evaluate`).
+
+        Examples:
+            >>> model = MLP(2, [4, 1], rng=0)
+            >>> model.evaluate([0.5, -1.0]) == model([0.5, -1.0]).data
+            True
+        """
+        out: Sequence[float] | float = x
+        for layer in self.layers:
+            out = layer.evaluate(out)  # type: ignore[arg-type]
         return out  # type: ignore[return-value]
 
     def parameters(self) -> list[Value]:

@@ -6,6 +6,8 @@ a `Value` has `__slots__` and an operation stores its links packed in two slots,
 
 - ``_du`` is a float: one operand, ``_u``, whose local derivative is ``_du``;
 - ``_du`` is ``(du, v, dv)``: two operands, ``_u`` with local derivative ``du`` and ``v`` with ``dv``;
+- ``_du`` is a list (a fused op such as `glassgrad.nn.weighted_sum`): ``_du`` holds the local derivatives
+  and ``_u`` the operands in the same order, then None (so the walk reads ``_u[k]`` with no length check);
 - ``_du`` is None: ``_u`` is the tuple of `ParentLink`s itself (a leaf's is empty).
 
 One or two objects per node instead of four: Python's cycle collector visits every tracked object
@@ -167,6 +169,8 @@ class Value:
         # Made by an op: build the links once; from now on they are the truth.
         if type(du) is float:
             links: tuple[ParentLink, ...] = (_link(self._u, du),)
+        elif type(du) is list:
+            links = tuple(map(_link, self._u, du))  # map stops before the operands' closing None
         else:
             links = (_link(self._u, du[0]), _link(du[1], du[2]))
         self._u, self._du = links, None
@@ -302,14 +306,16 @@ equality_overridden = False  # has any subclass of Value defined __eq__ or __has
 _new_object = object.__new__
 
 
-_set_field = object.__setattr__
+# The slots' own setters: they skip ParentLink.__setattr__'s checks (and its Python frame).
+_set_link_value = ParentLink.__dict__["value"].__set__
+_set_link_local = ParentLink.__dict__["local_grad"].__set__
 
 
 def _link(value: Value, local_grad: float) -> ParentLink:
     """A `ParentLink` built without the checks: an op stored a Value and a float."""
     link = _new_object(ParentLink)
-    _set_field(link, "value", value)
-    _set_field(link, "local_grad", local_grad)
+    _set_link_value(link, value)
+    _set_link_local(link, local_grad)
     return link
 
 
@@ -329,9 +335,27 @@ def _node(data: float, label: str, op: str, u: Value, du: float, v: Value | None
     return node
 
 
+def _fused(data: float, label: str, op: str, operands: list[Value | None], local_grads: list[float]) -> Value:
+    """The output of a fused op with any number of operands, one local derivative each (`weighted_sum`'s node).
+
+    `operands` ends with None, one item longer than `local_grads`. Like `_node`, it skips `Value.__init__`'s
+    checks: the caller passes Values and floats it has just computed.
+    """
+    node = _new_object(Value)
+    node._data = data
+    node.grad = 0.0
+    node.label = label if type(label) is str else ("" if label is None else str(label))
+    node.op = op
+    node._u = tuple(operands)  # ParentLinks built when `parents` is first read
+    node._du = local_grads
+    return node
+
+
 def _parent(node: Value, k: int) -> Value | None:
     """`node.parents[k].value` without building `ParentLink` objects; None once k is past the last link."""
     du = node._du
+    if type(du) is list:
+        return node._u[k]  # type: ignore[no-any-return]  # the operands end with None
     if du is None:
         links = node._u
         return links[k].value if k < len(links) else None
@@ -350,6 +374,8 @@ def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
         return ((node._u, du),)
     if du is None:
         return tuple([(link.value, link.local_grad) for link in node._u])
+    if type(du) is list:
+        return tuple(zip(node._u, du))  # zip stops before the operands' closing None
     return ((node._u, du[0]), du[1:])
 
 

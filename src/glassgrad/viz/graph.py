@@ -23,7 +23,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import Collection, Mapping, Sequence, Set
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, Set
+from contextvars import ContextVar
 from typing import Any
 
 from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
@@ -286,13 +287,13 @@ class GraphIds:
 
 
 class GraphFigure(Drawing):
-    """The fragment `draw_graph` returns: its `drawing` (a `Drawing`: markup and widths) plus `ids`, the `GraphIds` of
-    its elements."""
+    """The fragment `draw_graph` returns: the markup `html` plus `ids`, the `GraphIds` of its elements, and the
+    widths it is shown at (`natural`, `widest`, `narrowest`, as for `Drawing`; 0 where there is no drawing)."""
 
     __slots__ = ("ids",)
 
-    def __init__(self, drawing: Drawing, ids: GraphIds) -> None:
-        super().__init__(drawing.html, drawing.natural, drawing.widest, drawing.narrowest)
+    def __init__(self, html: str, ids: GraphIds, *, natural: float = 0.0, widest: int = 0, narrowest: int = 0) -> None:
+        super().__init__(html, natural, widest, narrowest)
         self.ids = ids
 
     @property
@@ -390,17 +391,20 @@ def key_value(key: str, value: str, key_colour: str, value_colour: str) -> str:
     )
 
 
-def _value_label(value: Value, index: int, show_grad: bool) -> str:
-    """Graphviz HTML-like label of a value box: name, data, grad (every string escaped)."""
+def _value_label(value: Value, index: int, show_grad: bool, tangents: Mapping[Value, float] | None = None) -> str:
+    """Graphviz HTML-like label of a value box: name, data, grad (or its forward-mode tangent; every string escaped)."""
     name = label_text(caption(value, index))
     name = f"<B>{name}</B>" if value.label else f"<I>{name}</I>"
-    grad = escape(fmt(value.grad)) if show_grad else HIDDEN
+    word, grad = "grad", escape(fmt(value.grad)) if show_grad else HIDDEN
     grad_colour = COLOURS["grad"] if show_grad else COLOURS["data"]
+    if tangents is not None:  # forward mode: the same slot holds the tangent
+        word, grad_colour = "tangent", COLOURS["grad"]
+        grad = escape(fmt(tangents[value])) if value in tangents else HIDDEN
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
         f'<TR><TD COLSPAN="2"><FONT COLOR="{COLOURS["label"]}" POINT-SIZE="13">{name}</FONT></TD></TR>'
         f"<TR>{key_value('data', escape(fmt(value.data)), COLOURS['data'], COLOURS['value'])}</TR>"
-        f'<TR><TD COLSPAN="2"><FONT COLOR="{grad_colour}">grad {grad}</FONT></TD></TR>'
+        f'<TR><TD COLSPAN="2"><FONT COLOR="{grad_colour}">{word} {grad}</FONT></TD></TR>'
         "</TABLE>>"
     )
 
@@ -483,12 +487,33 @@ def svg_cleanup(svg: str, element_attrs: dict[str, dict[str, object]], title: st
     return svg.strip(), width_px
 
 
-def render_svg(dot_source: str) -> str:
-    """Graphviz's SVG for `dot_source`, from the `dot` binary. The browser playground replaces
-    this function with Graphviz compiled to WebAssembly; every figure goes through it."""
+def dot_svg(dot_source: str) -> str:
+    """Graphviz's SVG for `dot_source`, from the `dot` binary (the default renderer)."""
     import graphviz
 
     return graphviz.pipe_string("dot", "svg", dot_source, encoding="utf-8")
+
+
+RENDERER: ContextVar[Callable[[str], str]] = ContextVar("glassgrad_viz_renderer", default=dot_svg)
+"""The function every figure's DOT goes through (DOT -> SVG), looked up each time a figure is drawn."""
+
+
+@contextlib.contextmanager
+def rendering_with(renderer: Callable[[str], str]) -> Iterator[None]:
+    """Draw every figure inside the block with `renderer` (DOT source -> SVG text) instead of `dot`.
+
+    The browser's Python passes Graphviz compiled to WebAssembly; anything with the same output works.
+    """
+    token = RENDERER.set(renderer)
+    try:
+        yield
+    finally:
+        RENDERER.reset(token)
+
+
+def render_svg(dot_source: str) -> str:
+    """Graphviz's SVG for `dot_source`, by the current renderer (`dot_svg` unless `rendering_with` set another)."""
+    return RENDERER.get()(dot_source)
 
 
 def draw_graph(
@@ -505,6 +530,7 @@ def draw_graph(
     mark: Collection[Value] = (),
     mark_label: str = "",
     wrong_edges: Sequence[tuple[Value, int]] = (),
+    tangents: Mapping[Value, float] | None = None,
 ) -> GraphFigure:
     """Draw the graph that produced `root`, left to right (or top to bottom), as inline SVG in a sideways-scrolling box.
 
@@ -533,6 +559,8 @@ def draw_graph(
         mark_label: the text of that box.
         wrong_edges: edges to mark as wrong, as ``(output, k)`` pairs for ``output.parents[k]``: drawn thick in
             the palette's "bad" colour, their label prefixed with ✗ (so colour is not the only cue).
+        tangents: forward mode's tangent of each value (`glassgrad.trace_jvp`), shown instead of the grads
+            ("tangent 3"; "—" for a value left out), in the grad's place and colour.
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
@@ -588,7 +616,7 @@ def draw_graph(
         node_id = ids.node_id(node)
         dot.node(
             node_id,
-            _value_label(node, i, show_grad),
+            _value_label(node, i, show_grad, tangents),
             id=node_id,
             shape="box",
             style="rounded,filled",
@@ -651,7 +679,7 @@ def draw_graph(
     svg = re.sub(
         r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S
     )
-    grads = "shown" if show_grad else "hidden"
+    grads = "tangents" if tangents is not None else "shown" if show_grad else "hidden"
     drawing = figure_html(
         svg,
         natural,
@@ -663,4 +691,4 @@ def draw_graph(
         caption_text=caption_text,
         attrs=f' data-gg-grads="{grads}" data-gg-rankdir="{rankdir}"',
     )
-    return GraphFigure(drawing, ids)
+    return GraphFigure(drawing.html, ids, natural=drawing.natural, widest=drawing.widest, narrowest=drawing.narrowest)

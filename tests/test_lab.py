@@ -1,0 +1,105 @@
+"""The training lab's Python (glassgrad_runtime.lab): its steps, its script, Inspect and gradcheck, natively."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from glassgrad import Value
+from glassgrad_runtime import lab
+
+
+def script_losses(source: str) -> list[float]:
+    """Run a downloaded script in a fresh Python; the losses it prints, in step order."""
+    run = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, timeout=120, check=True)
+    lines = run.stdout.splitlines()
+    assert [line.split()[:2] for line in lines] == [["step", str(k)] for k in range(1, len(lines) + 1)]
+    return [float(line.split()[3]) for line in lines]
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"size": 40},
+        {
+            "data": "spiral",
+            "size": 30,
+            "loss": "cross-entropy",
+            "layers": [6, 5],
+            "batch": 7,
+            "decay": 0.05,
+            "added": [[0.5, -0.25, 1], [1.5, 1.0, -1]],
+            "removed": [0, 4],
+        },
+        {"data": "xor", "size": 20, "loss": "mse", "l2": 0, "rate": 0.05, "layers": [4]},
+    ],
+)
+def test_the_downloaded_script_prints_the_labs_losses_bit_for_bit(settings: dict) -> None:
+    """Every step's loss, as the page got it from `step`, is the script's to the last bit (repr round-trips floats)."""
+    started = lab.start(settings)
+    assert started["step"] == 0 and started["loss"] is None
+    losses = [lab.step()["loss"] for _ in range(12)]
+    assert script_losses(lab.script("http://127.0.0.1:8000/lab/")) == losses
+
+
+def test_edits_to_the_data_and_settings_are_applied_and_cleaned() -> None:
+    """Added points join the training set with their labels, removed ones leave it; junk falls back to defaults."""
+    plain = lab.start({"size": 10})
+    edited = lab.start({"size": 10, "added": [[0.5, 0.5, -1], ["x", 1, 1], [0, 0, 7]], "removed": [2, 99, -1]})
+    assert len(edited["points"]) == 10 - 1 + 1 and edited["points"][-1] == [0.5, 0.5] and edited["labels"][-1] == -1
+    assert plain["points"][2] not in edited["points"] and edited["origins"][-1] == -1
+    junk = lab.start({"data": "<b>", "loss": None, "size": "many", "rate": float("nan"), "layers": "8", "batch": -5})
+    assert junk["settings"] | {"batch": 100} == lab.DEFAULTS | {"added": [], "removed": []}
+    assert junk["settings"]["batch"] == 1
+
+
+def test_the_default_run_learns_the_moons() -> None:
+    lab.start({})
+    first = lab.step()
+    for _ in range(40):
+        last = lab.step()
+    assert last["loss"] < first["loss"] / 3 and last["train_accuracy"] >= 0.85 and last["test_accuracy"] >= 0.85
+
+
+def test_state_holds_weights_gradients_and_updates_in_parameter_order() -> None:
+    """The page's table and its heat map read these: the update is what the step added to each number."""
+    before = lab.start({"size": 20, "layers": [3]})
+    after = lab.step()
+    assert len(after["weights"]) == len(before["names"]) == (2 + 1) * 3 + 3 + 1
+    for old, new, update in zip(before["weights"], after["weights"], after["updates"]):
+        assert new == old + update or new - old == pytest.approx(update, abs=1e-15)
+    assert after["updates"] == [-(0.5 * g) for g in after["grads"]]
+    assert 0.0 <= after["test_accuracy"] <= 1.0 and after["train_loss"] > 0
+
+
+def test_inspect_draws_once_then_sends_numbers_for_the_same_figure() -> None:
+    """The first Inspect draws the example's graph; later ones (other examples, later steps) send only numbers."""
+    lab.start({"size": 12, "layers": [3]})
+    first = lab.inspect(2)
+    assert first["html"] and 'id="lab-graph"' in first["html"] and 'data-gg-graph="lab-graph"' in first["player"]
+    assert first["loss"] == lab._current().example(2).data
+    shown = {first["numbers"][f"lab-graph-node-{i}-data"] for i in range(first["values"])}
+    assert {f"{x:g}" for x in first["point"]} <= shown  # the example's inputs x1 and x2 are in the graph
+    lab.step()
+    later = lab.inspect(5)
+    assert later["html"] is None and set(later["numbers"]) == set(first["numbers"])
+    assert later["numbers"] != first["numbers"]
+    assert all(f'id="{key}"' in first["html"] for key in first["numbers"] if "-edge-" in key or key.endswith("-grad"))
+    with pytest.raises(IndexError, match="no training point 12"):
+        lab.inspect(12)
+
+
+def test_gradcheck_agrees_on_an_example_and_rebuilds_the_same_loss() -> None:
+    lab.start({"size": 12, "layers": [4, 3], "loss": "cross-entropy"})
+    lab.step()
+    result = lab.gradcheck(7)
+    assert result["passed"] and result["checked"] == (2 + 1) * 4 + (4 + 1) * 3 + (3 + 1) + 2
+
+
+def test_scores_are_the_engine_graphs_numbers() -> None:
+    lab.start({"size": 12})
+    model = lab._current().model
+    grid = [[-1.5, -1.0], [0.0, 0.0], [2.0, 1.25]]
+    assert lab.scores(grid) == [model([Value(a), Value(b)]).data for a, b in grid]  # type: ignore[union-attr]
