@@ -603,6 +603,7 @@ def draw_graph(
                 fontname=FONT,
                 fontsize="11",
                 labeljust="r",
+                margin="16",  # room for an edge label inside the frame, which browsers draw wider than dot measures
                 **{"class": "gg-mark"},
             )
         for node in order:
