@@ -40,6 +40,20 @@ BROKEN = {
 }
 
 
+CHECKER_CASES = [
+    # (exercise, change to its solution, what the verdict must say)
+    ("divide", ("ParentLink(u, dq_du)", "u"), "wrap each in `ParentLink(value, local_grad)`"),
+    ("power", ("p = u.data ** k", "p = abs(u.data) ** k\n    raise KeyboardInterrupt"), "KeyboardInterrupt"),
+    ("power", ("k * u.data ** (k - 1)", "k * abs(u.data) ** (k - 1)"), "∂p/∂u"),
+    (
+        "backward",
+        ("link.value.grad += contribution", "link.value.grad = 12345.0\n    root.parents = ()"),
+        "your backward changed L.parents",
+    ),
+]
+"""Ordinary mistakes that once crashed the checker, and wrong answers that once passed (issue 30)."""
+
+
 def check(page: Any, name: str, code: str | None = None) -> str:
     """Put `code` in exercise `name`'s editor (None: keep it), press Check, wait; return the verdict's text."""
     box = page.locator(f'[data-gg-exercise="{name}"]')
@@ -85,6 +99,11 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         edge = marked_edge(page, "tanh")
         assert edge.locator("text").first.text_content().startswith(edge_label)
         assert page.locator('[data-gg-exercise="tanh"] svg g[data-gg-wrong]').count() == 1
+        # The checker's cases (issue 30): each honest mistake gets a verdict naming it, each wrong answer fails.
+        for name, (old, new), says in CHECKER_CASES:
+            verdict = check(page, name, broken(name, old, new))
+            assert verdict.startswith("✗ Not yet."), (name, verdict)
+            assert says in verdict, (name, verdict)
         # A solution passes and draws nothing; what it prints is shown, as text.
         printing = source("divide") + "print('<b>q</b> =', divide(Value(1, 'u'), Value(4, 'v')).data)\n"
         assert check(page, "divide", printing).startswith("✓ Passed")
