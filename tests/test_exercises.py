@@ -200,7 +200,6 @@ def test_a_wrong_training_step_says_which_weight(old: str, new: str, message: st
     assert verdict.expected == pytest.approx(leaf.item() - n["lr"] * leaf.grad.item(), rel=1e-12)
 
 
-
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
@@ -246,6 +245,7 @@ def test_the_forward_checkers_own_tangents_are_glassgrads_jvp() -> None:
     reference = exercises._reference_tangents(ours["L"], {id(ours[k]): t for k, t in seeds.items()})
     for name in ours:
         assert reference[id(ours[name])] == glassgrad.jvp(fast[name], {fast[k]: t for k, t in seeds.items()})
+
 
 def test_errors_in_the_readers_code_are_named_with_their_line() -> None:
     syntax = execute("def divide(u, v, label=''):\n    return (\n", exercise="divide")
@@ -375,7 +375,11 @@ MISTAKES = [
         "def tangents(root, seeds):\n    root.parents = ()\n    return {root: 0.0}\n",
         "your tangents changed L.parents. Forward mode only reads the links",
     ),
-    ("forward", "def tangents(root, seeds):\n    return {root: 0.0}\n", "the dict has no tangent for w: give every value one"),
+    (
+        "forward",
+        "def tangents(root, seeds):\n    return {root: 0.0}\n",
+        "the dict has no tangent for w: give every value one",
+    ),
     (
         "train-step",
         "def train_step(w, b, x, y, lr):\n    return {'w': w, 'b': b}\n",
