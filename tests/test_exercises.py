@@ -97,7 +97,7 @@ def test_a_wrong_local_derivative_is_named_with_pytorchs_value(
     marked = re.findall(r'<g id="ggtest-edge-(\d+)-(\d+)" class="edge gg-link gg-wrong"', figure)
     output, k = verdict.marked[0]
     assert marked == [(str(len(verdict.graph.parents)), str(k))]  # the output comes after its operands
-    assert f"✗ {edge} = " in figure
+    assert f"✗ {edge}" in figure
     assert figure.count('data-gg-wrong="true"') == 1
 
 
@@ -143,7 +143,7 @@ def test_a_wrong_order_names_the_first_node_placed_before_a_parent(order: str, m
         node, parent = re.match(r"(\w+) is at position \d+, before its parent (\w+)", message).groups()
         ((output, k),) = verdict.marked
         assert (output.label, output.parents[k].value.label) == (node, parent)
-        assert f"✗ ∂{node}/∂{parent} = " in marked_figure(verdict, "ggorder")
+        assert f"✗ ∂{node}/∂{parent}" in marked_figure(verdict, "ggorder")
 
 
 @pytest.mark.parametrize(
@@ -179,7 +179,7 @@ def test_the_lost_contribution_of_w_times_w_is_pytorchs_half() -> None:
     (w * w).backward()
     assert verdict.message.startswith(f"On w * w, w.grad is {w.grad.item() / 2:.6g}; it should be {w.grad.item():.6g}.")
     assert verdict.marked == [(verdict.graph, 0)]
-    assert "✗ ∂L/∂w = " in marked_figure(verdict, "ggww")
+    assert "✗ ∂L/∂w" in marked_figure(verdict, "ggww")
 
 
 @pytest.mark.parametrize(

@@ -67,11 +67,11 @@ def _same(given: object, expected: float) -> bool:
     return _is_number(given) and _close(float(given), expected)  # type: ignore[arg-type]
 
 
-def _show(thing: object, limit: int = 60) -> str:
+def safe_repr(thing: object, limit: int = 60) -> str:
     """``repr(thing)`` for a message, cut to `limit` characters; its type's name if its ``__repr__`` fails."""
     try:
         text = repr(thing)
-    except Exception:  # the reader's class: a broken __repr__ must not break the message
+    except BaseException:  # the reader's class: a broken __repr__ must not break the message
         return f"a {type(thing).__name__} object"
     if not isinstance(text, str):
         return f"a {type(thing).__name__} object"
@@ -82,7 +82,7 @@ def _given(thing: object) -> str:
     """What the reader's code gave, for a message: a number short, anything else with its type."""
     if _is_number(thing):
         return _num(float(thing))  # type: ignore[arg-type]
-    shown = _show(thing)
+    shown = safe_repr(thing)
     return shown if shown == f"a {type(thing).__name__} object" else f"{shown} (a {type(thing).__name__})"
 
 
@@ -279,7 +279,7 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
             hint = "\nThat is the derivative for the other operand: are the two swapped?"
         raise _fail(
             exercise,
-            f"The edge {edge} is wrong at {where}.\nThere {edge} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
+            f"The edge {edge} is wrong at {where}.\nAt these inputs {edge} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
             answer=f"The local derivative: {edge} = {spec.local_formulas[k]}.",
             edge=edge,
             graph=out,
@@ -777,7 +777,7 @@ def check(name: str, namespace: dict[str, Any], seed: int | None = None) -> Verd
     except _ReaderError as failure:
         doing = f"checking {failure.doing}"
         return Verdict(name, False, f"While {doing}:\n{_error_text(failure.error)}", error=failure.error, doing=doing)
-    except Exception as error:  # an object of the reader's that cannot be read (a property that raises, ...)
+    except BaseException as error:  # an object of the reader's that cannot be read (a property that raises, ...)
         doing = "reading what your code returned"
         return Verdict(name, False, f"While {doing}:\n{_error_text(error)}", error=error, doing=doing)
 

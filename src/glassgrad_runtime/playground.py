@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from glassgrad_runtime.program import safe_repr
+from glassgrad.exercises import safe_repr
 
 MAX_NODES = 40
 """The largest graph the playground draws (bigger drawings are unreadable and slow to lay out)."""
