@@ -187,3 +187,19 @@ def test_a_check_refuses_a_program_that_changes_what_the_checker_relies_on(chang
         [sys.executable, "-c", code, change, str(start)], capture_output=True, text=True, timeout=60, check=True
     )
     assert run.stdout.startswith(f"The program changed {named}, which the checker relies on:"), run.stdout + run.stderr
+
+
+def test_every_answer_is_json_data() -> None:
+    """What the worker returns crosses to JavaScript as plain data: strings, numbers, booleans, lists, dicts."""
+    import json
+
+    linear = (REPO / "docs" / "snippets" / "playground" / "linear.py").read_text(encoding="utf-8")
+    start = (REPO / "docs" / "snippets" / "exercises" / "divide_start.py").read_text(encoding="utf-8")
+    for result in (
+        execute(linear, "ggj"),
+        execute("L = 1\n"),
+        execute(start, "ggk", exercise="divide"),
+        execute(start, exercise="divide", reveal=True),
+        execute("raise SystemExit\n", exercise="divide"),
+    ):
+        assert json.loads(json.dumps(result, allow_nan=False)) == result
