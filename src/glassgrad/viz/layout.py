@@ -19,13 +19,6 @@ def _fragment(html: str, parts: Sequence[object]) -> HtmlFragment:
     return PlayerFragment(html, {"kind": "group", "players": players}) if players else HtmlFragment(html)
 
 
-def _drawing(figure: object, caller: str) -> Drawing:
-    """`figure` if it is a `Drawing` (what `draw_graph` and `draw_boxes` return), which carries its widths; else TypeError."""
-    if not isinstance(figure, Drawing):
-        raise TypeError(f"{caller} takes figures of draw_graph or draw_boxes, got {type(figure).__name__}")
-    return figure
-
-
 def side_by_side_graphs(
     *figures: object,
     titles: Sequence[str] = (),
@@ -34,12 +27,14 @@ def side_by_side_graphs(
 ) -> HtmlFragment:
     """Graph figures in columns at one scale, top edges aligned, each column as wide as its figure.
 
-    The columns share the width in proportion to the figures' own widths, so every figure is drawn
-    at the same size per node, also on a phone (draw them with ``rankdir="TB"``: narrow and tall).
-    `titles` head the columns; `under` holds what goes under each figure (its trace, for example);
-    `label` names the group for screen readers.
+    The columns share the width in proportion to the figures' own widths (each `Drawing` carries its
+    own), so every figure is drawn at the same size per node, also on a phone (draw them with
+    ``rankdir="TB"``: narrow and tall); where a column is other markup (a figure with its player, say),
+    the columns share it equally. `titles` head the columns; `under` holds what goes under each figure
+    (its trace, for example); `label` names the group for screen readers.
     """
-    widths = [_drawing(figure, "side_by_side_graphs").widest for figure in figures]
+    drawn = all(isinstance(figure, Drawing) for figure in figures)
+    widths = [figure.widest if isinstance(figure, Drawing) and drawn else 1 for figure in figures]
     if len(titles) not in (0, len(figures)) or len(under) not in (0, len(figures)):
         raise ValueError("side_by_side_graphs: give one title and one `under` part per figure, or none")
     columns = " ".join(f"minmax(0, {width:g}fr)" for width in widths)
