@@ -231,7 +231,10 @@ def test_forward_modes_expected_tangent_is_pytorchs_jvp() -> None:
     assert verdict.expected == pytest.approx(tangent.item(), rel=1e-12)
     assert verdict.given == pytest.approx(tangent.item() / 2, rel=1e-12)
     assert verdict.marked == [(verdict.graph, 0)] and verdict.edge == "∂L/∂w"
-    assert "✗ ∂L/∂w = " in marked_figure(verdict, "ggfw")
+    assert (
+        "✗ ∂L/∂w" in marked_figure(verdict, "ggfw")
+        and marked_figure(verdict, "ggfw").count('data-gg-wrong="true"') == 1
+    )
 
 
 def test_the_forward_checkers_own_tangents_are_glassgrads_jvp() -> None:
