@@ -53,6 +53,11 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a download cut short by a worker the page ended (a stopped Run, the next visit) is not news
+
+
 def run_and_wait(page: Any) -> float:
     """Click Run; return the seconds until Run is enabled again (the result is shown)."""
     started = time.perf_counter()
@@ -143,7 +148,7 @@ def main() -> None:
         subprocess.run(
             [sys.executable, "-m", "properdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True
         )
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+        server = QuietServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_port}/"
         try:
