@@ -33,7 +33,7 @@ BUNDLED_FILES = {  # module name in the browser's Python -> its source in this r
     "playground_runner.py": DOCS / "snippets" / "playground" / "runner.py",
     "playground_sandbox.py": DOCS / "snippets" / "playground" / "sandbox.py",
 }
-BUNDLED_PACKAGES = ("glassgrad", "graphviz")
+BUNDLED_PACKAGES = ("glassgrad", "glassgrad_runtime", "graphviz")
 BUNDLED_SUFFIXES = {".py", ".css", ".js", ".typed"}
 
 
