@@ -10,7 +10,8 @@
 
   var ns = (window.glassgrad = window.glassgrad || {});
   var MODULE = "glassgrad_runtime.lab";
-  var GRID = 100;  // heat-map cells per side
+  var GRID = 100;  // heat-map cells per side, at most
+  var BUDGET = 1.5e6;  // multiply-adds per heat-map refresh: about 5 ms of main thread (a bigger model gets fewer cells)
   var PREFIX = "lab-graph";  // the inspected figure's id prefix (glassgrad_runtime.lab.PREFIX)
   var BLUE = [37, 99, 235], ORANGE = [234, 88, 12];
   var DEFAULTS = { data: "moons", size: 100, noise: 0.1, seed: 0, layers: [8, 8], loss: "hinge", l2: 0.0001, rate: 0.5, decay: 0, batch: 100, added: [], removed: [] };
@@ -139,6 +140,7 @@
       showSettings();
       writeHash(settings);
       hidden = buffers(state.sizes);
+      grid = gridSize(state.sizes);
       history = [];
       losses = [];
       closeInspect();
@@ -243,21 +245,26 @@
       context.setTransform(ratio, 0, 0, ratio, 0, 0);
       return { context: context, width: width, height: height };
     }
-    var cells = document.createElement("canvas");
-    cells.width = GRID; cells.height = GRID;
+    var cells = document.createElement("canvas"), grid = GRID;
+    function gridSize(sizes) {
+      var work = 0;
+      for (var k = 1; k < sizes.length; k++) work += sizes[k - 1] * sizes[k];
+      return Math.max(20, Math.min(GRID, Math.floor(Math.sqrt(BUDGET / work))));
+    }
     function gridPoint(view, i, j) {  // the centre of cell (i, j): column i from the left, row j from the top
-      return [view[0] + (i + 0.5) * (view[1] - view[0]) / GRID, view[3] - (j + 0.5) * (view[3] - view[2]) / GRID];
+      return [view[0] + (i + 0.5) * (view[1] - view[0]) / grid, view[3] - (j + 0.5) * (view[3] - view[2]) / grid];
     }
     function heatMap() {
-      var view = run.view, image = cells.getContext("2d").createImageData(GRID, GRID), pixels = image.data;
+      if (cells.width !== grid) { cells.width = grid; cells.height = grid; }
+      var view = run.view, image = cells.getContext("2d").createImageData(grid, grid), pixels = image.data;
       var weights = run.weights, sizes = run.sizes;
-      var scores = new Float64Array(GRID * GRID);
-      for (var j = 0; j < GRID; j++) {
-        for (var i = 0; i < GRID; i++) {
+      var scores = new Float64Array(grid * grid);
+      for (var j = 0; j < grid; j++) {
+        for (var i = 0; i < grid; i++) {
           var p = gridPoint(view, i, j);
           var s = forward(sizes, weights, p[0], p[1], hidden);
-          scores[j * GRID + i] = s;
-          var t = Math.max(-1, Math.min(1, s / 1.5)), colour = t < 0 ? BLUE : ORANGE, o = 4 * (j * GRID + i);
+          scores[j * grid + i] = s;
+          var t = Math.max(-1, Math.min(1, s / 1.5)), colour = t < 0 ? BLUE : ORANGE, o = 4 * (j * grid + i);
           pixels[o] = colour[0]; pixels[o + 1] = colour[1]; pixels[o + 2] = colour[2];
           pixels[o + 3] = Math.round(40 + 120 * Math.abs(t));
         }
@@ -313,11 +320,12 @@
       var accent = style.getPropertyValue("--md-accent-fg-color") || "#009485";
       [[train, style.getPropertyValue("--md-default-fg-color") || "#000", []], [test, accent, [5, 3]]].forEach(function (line) {
         c.beginPath(); c.strokeStyle = line[1]; c.lineWidth = 2; c.setLineDash(line[2]);
-        history.forEach(function (row, k) {
+        var stride = Math.max(1, Math.ceil(history.length / box.width));  // at most a point per pixel
+        for (var k = 0; k < history.length; k += stride) {
           var x = pad + (history.length < 2 ? 0 : k / (history.length - 1)) * (box.width - pad - 6);
-          var y = 4 + (1 - row[line[0]] / top) * (box.height - 22);
+          var y = 4 + (1 - history[k][line[0]] / top) * (box.height - 22);
           if (k) c.lineTo(x, y); else c.moveTo(x, y);
-        });
+        }
         c.stroke();
       });
       c.setLineDash([]);
@@ -515,7 +523,7 @@
       timings: timings,
       grid: function () {
         var points = [];
-        for (var j = 0; j < GRID; j++) for (var i = 0; i < GRID; i++) points.push(gridPoint(run.view, i, j));
+        for (var j = 0; j < grid; j++) for (var i = 0; i < grid; i++) points.push(gridPoint(run.view, i, j));
         return { points: points, scores: Array.from(heatMap()) };
       },
       history: function () { return history.slice(); },
