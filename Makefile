@@ -15,10 +15,10 @@ setup:  ## create .venv and install glassgrad with every extra, Graphviz, Chromi
 # or engine changed); not --strict, which a dirty build's warning would abort: a failing block shows on its page.
 # NOTEBOOK_EXECUTE=false: the notebook page shows the chapters' code; `make build` runs it.
 serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding the pages you change
-	SITE_URL=http://$(HOST)/ NOTEBOOK_EXECUTE=false $(PY) -m mkdocs serve --dirty --dev-addr $(HOST) --watch src/glassgrad
+	SITE_URL=http://$(HOST)/ NOTEBOOK_EXECUTE=false $(PY) -m properdocs serve -f mkdocs.yml --dirty --dev-addr $(HOST) --watch src/glassgrad
 
-build: setup  ## build the site into site/ (strict: any warning or failing block fails), then check it
-	$(PY) -m mkdocs build --strict
+build: setup  ## build the site into site/ with ProperDocs (strict: any warning or failing block fails), then check it
+	$(PY) -m properdocs build -f mkdocs.yml --strict
 	$(PY) scripts/check_site.py site
 
 # Lint first (seconds), then pytest even when lint failed; fails if either did (pytest's exit code first).

@@ -102,7 +102,9 @@ def main() -> None:
             "NOTEBOOK_CACHE_DIR": folder + "/nb",
         }
         print("building the site for the playground's measurement…", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "properdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True
+        )
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_port}/playground/"

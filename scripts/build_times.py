@@ -30,7 +30,7 @@ COLD_BUILD_TARGET, PAGE_EDIT_TARGET, GIVE_UP = 20.0, 5.0, 180.0
 def copy_project(destination: Path, repo: Path = REPO) -> None:
     """The repository's working files copied under `destination`, and a link to the playground's npm packages.
 
-    The packages are set-up, not build: `scripts/setup.sh` fetches them into the repository's `.cache/npm`
+    The packages are set-up, not build: `scripts/setup.sh` installs them into the repository's `node_modules`
     first (it only checks on a machine that has them), so the copy's strict build finds them on a new machine.
     """
     subprocess.run(["bash", "scripts/setup.sh"], cwd=repo, check=True)
@@ -41,12 +41,11 @@ def copy_project(destination: Path, repo: Path = REPO) -> None:
         if (repo / name).is_file() and not (repo / name).is_symlink():
             (destination / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(repo / name, destination / name)
-    (destination / ".cache").mkdir(exist_ok=True)
-    (destination / ".cache" / "npm").symlink_to((repo / ".cache" / "npm").resolve())
+    (destination / "node_modules").symlink_to((repo / "node_modules").resolve())
 
 
 def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: object) -> subprocess.Popen:
-    """Start the mkdocs command `make TARGET` runs (from `make -n`) in `tree`, with this interpreter and the copy's `src`."""
+    """Start the properdocs command `make TARGET` runs (from `make -n`) in `tree`, with this interpreter and the copy's `src`."""
     dry = subprocess.run(
         ["make", "-n", "-s", target, f"PY={shlex.quote(sys.executable)}", *variables],
         cwd=tree,
@@ -54,7 +53,7 @@ def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: 
         capture_output=True,
         text=True,
     ).stdout
-    (line,) = [line for line in dry.splitlines() if " mkdocs " in line]
+    (line,) = [line for line in dry.splitlines() if " properdocs " in line]
     environment = {**os.environ, "PYTHONPATH": str(tree / "src"), "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.Popen(line, shell=True, cwd=tree, env=environment, **popen)
 

@@ -1,20 +1,28 @@
-"""Check a built site, whichever tool built it (MkDocs, Zensical): `make build` runs it on site/.
+"""Check a built site, whichever tool built it (ProperDocs, Zensical): `make build` runs it on site/.
 
 Fails (exit code 1, one line per problem) when a page holds
 - an executed block that failed: markdown-exec publishes the traceback in place of the output (a builder
   that runs no hook, such as Zensical, would otherwise publish it and exit 0), or the framed failure
   docs/hooks/exec_errors.py shows while serving;
 - a formula left as TeX (the math extension did not run or could not convert it);
-- a stylesheet or script it links that the site does not contain (an asset a builder did not publish).
+- a stylesheet or script it links that the site does not contain (an asset a builder did not publish);
+- a dead link: an `<a href>` inside the site to a file the site does not contain, or to a #fragment that is
+  not an id (or `<a name>`) of the page it points at.
 
-Usage: python scripts/check_site.py [SITE_FOLDER]   (default: site)
+`--not-built SOURCE` (repeatable) names a page, by its file under docs/ as the nav names it, that the builder is
+known not to build (Zensical has no notebooks: `notebook/tutorial.ipynb`): links to that file, to its page
+(`notebook/tutorial/`) and into it are not counted. Nothing else is excused.
+
+Usage: python scripts/check_site.py [--not-built notebook/tutorial.ipynb ...] [SITE_FOLDER]   (default: site)
 """
 
 from __future__ import annotations
 
+import argparse
 import html
 import re
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -25,8 +33,33 @@ TRACEBACK = re.compile(
 
 FRAMED_FAILURE = 'class="admonition failure gg-exec-failure"'
 TEX_LEFT = re.compile(r'class="arithmatex">(?!<math[ >])')
-LINKED_ASSET = re.compile(r'<(?:link[^>]*\brel="stylesheet"[^>]*\bhref|script[^>]*\bsrc)="(?P<url>[^"]+)"')
 TAG = re.compile(r"<[^>]+>")
+TOP_OF_PAGE = {"#", "#top"}  # links to the top of their own page
+
+
+class Page(HTMLParser):
+    """What the checks read of one page: its links (``<a href>``), the assets it loads, and its anchors."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.assets: list[str] = []  # stylesheets and scripts
+        self.anchors: set[str] = set()  # ids and <a name>: what a #fragment can point at
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        if "id" in values:
+            self.anchors.add(values["id"])
+        if tag == "a" and "name" in values:
+            self.anchors.add(values["name"])
+        if tag == "a" and "href" in values:
+            self.links.append(values["href"])
+        if tag == "link" and "stylesheet" in values.get("rel", "").split() and values.get("href"):
+            self.assets.append(values["href"])
+        if tag == "script" and values.get("src"):
+            self.assets.append(values["src"])
 
 
 def text_of(page: str) -> str:
@@ -34,22 +67,33 @@ def text_of(page: str) -> str:
     return html.unescape(TAG.sub("", page))
 
 
-def missing_asset(site: Path, page_path: Path, url: str) -> str | None:
-    """The site path `url` (as linked from `page_path`) names when that file is absent, else None."""
+def target_of(site: Path, page_path: Path, url: str) -> tuple[str, Path, str] | None:
+    """(site path, file, fragment) that `url`, linked from `page_path`, points at; None for a URL outside the site."""
     parts = urlsplit(url)
     if parts.scheme or parts.netloc:
         return None  # outside the site: the privacy plugin and the browser tests guard those
     page_url = "/" + page_path.relative_to(site).as_posix()
-    target = urlsplit(urljoin(page_url, parts.path)).path
-    file = site / unquote(target).lstrip("/")
-    return None if file.is_file() or (file / "index.html").is_file() else target
+    target = urlsplit(urljoin(page_url, url))
+    file = site / unquote(target.path).lstrip("/")
+    if target.path.endswith("/") or file.is_dir():
+        file = file / "index.html"
+    return target.path, file, unquote(target.fragment)
 
 
-def problems(site: Path) -> list[str]:
-    """Every problem found in the HTML pages under `site`, as "page: what" lines."""
+def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
+    """Every problem found in the HTML pages under `site`, as "page: what" lines.
+
+    `not_built`: pages the builder does not build, by their source under docs/ (``notebook/tutorial.ipynb``); links
+    to the source file, to the page's folder and into it are not counted.
+    """
+    excused = tuple(f"/{source.strip('/')}/" for source in not_built)  # the file, as a folder prefix below
+    excused += tuple(f"/{Path(source.strip('/')).with_suffix('').as_posix()}/" for source in not_built)
+    paths = sorted(site.rglob("*.html"))
+    texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in paths}
+    pages = {path: Page(text) for path, text in texts.items()}
     found = []
-    for path in sorted(site.rglob("*.html")):
-        page = path.read_text(encoding="utf-8", errors="replace")
+    for path in paths:
+        page, parsed = texts[path], pages[path]
         name = path.relative_to(site).as_posix()
         failures = len(TRACEBACK.findall(text_of(page))) + page.count(FRAMED_FAILURE)
         if failures:
@@ -57,25 +101,47 @@ def problems(site: Path) -> list[str]:
         tex = len(TEX_LEFT.findall(page))
         if tex:
             found.append(f"{name}: {tex} formula(s) left as TeX, not MathML")
-        for match in LINKED_ASSET.finditer(page):
-            absent = missing_asset(site, path, html.unescape(match["url"]))
-            if absent:
-                found.append(f"{name}: links {absent}, which the site does not contain")
+        for url in parsed.assets:
+            target = target_of(site, path, url)
+            if target and not target[1].is_file():
+                found.append(f"{name}: links {target[0]}, which the site does not contain")
+        for url in parsed.links:
+            target = target_of(site, path, url)
+            if target is None or url in TOP_OF_PAGE or (target[0] + "/").startswith(excused):
+                continue
+            where, file, fragment = target
+            if not file.is_file():
+                found.append(f"{name}: dead link {url} (the site has no {file.relative_to(site).as_posix()})")
+            elif fragment and file.suffix == ".html":
+                anchors = pages[file].anchors if file in pages else Page(file.read_text(encoding="utf-8")).anchors
+                if fragment not in anchors:
+                    found.append(f"{name}: dead link {url} (no id {fragment!r} on {file.relative_to(site).as_posix()})")
     return found
 
 
 def main(argv: list[str]) -> int:
-    site = Path(argv[1] if len(argv) > 1 else "site")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site", nargs="?", default="site", type=Path, help="the built site's folder (default: site)")
+    parser.add_argument(
+        "--not-built",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help="a page this builder does not build, by its file under docs/ (notebook/tutorial.ipynb)",
+    )
+    arguments = parser.parse_args(argv[1:])
+    site = arguments.site
     if not (site / "index.html").is_file():
         print(f"check_site: {site}/index.html not found: build the site first", file=sys.stderr)
         return 1
-    found = problems(site)
+    found = problems(site, tuple(arguments.not_built))
     for line in found:
         print(f"check_site: {line}", file=sys.stderr)
     pages = sum(1 for _ in site.rglob("*.html"))
     print(
         f"check_site: {pages} pages, {len(found)} problem(s)"
-        + ("" if found else ": no failed block, no TeX, no missing asset")
+        + ("" if found else ": no failed block, no TeX, no missing asset, no dead link")
+        + (f" (not built, links to it not counted: {', '.join(arguments.not_built)})" if arguments.not_built else "")
     )
     return 1 if found else 0
 

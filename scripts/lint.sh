@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The checks `make test` runs besides pytest (and `make lint` alone): lint, format, types, and the GitHub
-# files against their published schemas (vendored in check-jsonschema: no network). Runs every check and
-# fails if any failed, so one run lists every problem.
+# The checks `make test` runs besides pytest (and `make lint` alone): lint, format, types, the GitHub files
+# against their published schemas (vendored in check-jsonschema: no network), and the workflows through
+# jactionlint (actionlint's checks, with shellcheck on their scripts) and zizmor (security), both offline.
+# Runs every check and fails if any failed, so one run lists every problem.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=.venv/bin
@@ -17,6 +18,9 @@ check "$bin/python" -m mypy.stubtest glassgrad.scratch  # scratch.pyi says what 
 check "$bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/*.yml
 check "$bin/check-jsonschema" --builtin-schema vendor.dependabot .github/dependabot.yml
 check "$bin/check-jsonschema" --builtin-schema vendor.citation-file-format CITATION.cff
+# What each accepts, and why: .github/jactionlint.yaml and .github/zizmor.yml. Offline: no GitHub API lookups.
+check "$bin/jactionlint" --no-online --shellcheck="$bin/shellcheck"
+check "$bin/zizmor" --offline --quiet .github/
 if [ "$status" -ne 0 ]; then
     echo "lint: FAILED (ruff: \`make format\` fixes import order and formatting; see CONTRIBUTING.md)" >&2
 fi

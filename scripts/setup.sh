@@ -24,9 +24,10 @@ if [ "${GLASSGRAD_NO_BROWSER:-}" != 1 ]; then
     need_debian_package /usr/bin/chromium chromium
 fi
 
-# npm packages the site serves (package.json: the math font, Pyodide, Graphviz in WebAssembly, DOMPurify), packed by
-# exact version into .cache/npm/; scripts/site_assets.py (below) copies the files the pages load into docs/.
-if [ ! -f package.json ] || ! python3 scripts/site_assets.py --unpacked; then
+# npm packages the site serves (package.json: the math font, Pyodide, Graphviz in WebAssembly, DOMPurify), installed
+# by `npm ci` from package-lock.json (exact versions, integrity hashes) into node_modules/ when the lock changed;
+# scripts/site_assets.py (below) does it, and copies the files the pages load into docs/.
+if [ ! -f package.json ] || ! python3 scripts/site_assets.py --installed; then
     need_debian_package npm npm
 fi
 
@@ -34,17 +35,18 @@ PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3.12 || command -v 
 [ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.11 is needed)" >&2; exit 1; }
 
 # The stamp holds a hash of what decides the install: unchanged files (even with new mtimes after a
-# checkout) cost no pip run; any edit to them reinstalls.
+# checkout) cost no pip run; any edit to them reinstalls. glassgrad with its user extras, and the developers'
+# dependency group `dev` (pyproject.toml; `--group` needs pip >= 25.1); torch pinned in constraints.txt.
 stamp=.venv/.installed
-wanted=$(cat requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
+wanted=$(cat constraints.txt pyproject.toml | sha256sum | cut -d' ' -f1)
 if ! [ -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     if [ ! -x .venv/bin/python ]; then
         echo "==> creating .venv with $PYTHON"
         "$PYTHON" -m venv .venv
     fi
     echo "==> installing Python packages into .venv (torch from the local CPU wheel)"
-    .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
-    .venv/bin/python -m pip install --quiet -r requirements.txt
+    .venv/bin/python -m pip install --quiet --upgrade "pip>=25.1"
+    .venv/bin/python -m pip install --quiet -c constraints.txt -e ".[torch,viz]" --group dev
     echo "$wanted" > "$stamp"
 fi
 

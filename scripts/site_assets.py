@@ -1,33 +1,35 @@
 """Put into docs/ the files the site serves that git does not hold (all git-ignored); `make setup` runs it.
 
-- The npm packages of package.json, by exact version: each is `npm pack`ed once into .cache/npm/ and the
-  files listed under "glassgrad" > "publish" are copied out of the tarball to their place under docs/
-  (the math font; Pyodide, Graphviz in WebAssembly and DOMPurify for the playground).
+- The npm packages of package.json, exactly as package-lock.json locks them (versions and integrity hashes):
+  `npm ci` installs them into node_modules/ (again only when the lock changed), and the files listed under
+  "glassgrad" > "publish" are copied from there to their place under docs/ (the math font; Pyodide, Graphviz
+  in WebAssembly and DOMPurify for the playground).
 - docs/assets/playground/glassgrad.zip: what the playground's Python imports in the reader's browser:
-  glassgrad's source, the pure-Python `graphviz` package and the playground's runner and sandbox
-  (docs/snippets/playground/; same bytes for the same sources).
+  glassgrad's source, the pure-Python `graphviz` package and glassgrad_runtime, which runs the reader's
+  programs (src/glassgrad_runtime/; same bytes for the same sources).
 
 Any builder (MkDocs, Zensical) then publishes them as ordinary files of docs/. A file is rewritten only
 when its bytes change, so a running `make serve` rebuilds nothing for it.
 
-Usage: python scripts/site_assets.py [--unpacked]   (--unpacked: exit 1 if a package still needs `npm pack`)
+Usage: python scripts/site_assets.py [--installed]   (--installed: exit 1 if the lock still needs `npm ci`)
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import io
 import json
 import shutil
 import subprocess
 import sys
-import tarfile
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-NPM_CACHE = ROOT / ".cache" / "npm"
+NODE_MODULES = ROOT / "node_modules"
+NPM_STAMP = NODE_MODULES / ".glassgrad-lock.sha256"  # the hash of the package-lock.json `npm ci` installed
 BUNDLE = DOCS / "assets" / "playground" / "glassgrad.zip"
 BUNDLED_FILES = {  # module name in the browser's Python -> its source in this repository
     "playground_runner.py": DOCS / "snippets" / "playground" / "runner.py",
@@ -44,9 +46,29 @@ def npm_packages() -> list[tuple[str, str, dict[str, str]]]:
     return [(name, version, publish.get(name, {})) for name, version in manifest["dependencies"].items()]
 
 
-def tarball(name: str, version: str) -> Path:
-    """Where `npm pack NAME@VERSION` leaves its tarball (npm's own file name)."""
-    return NPM_CACHE / f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+def lock_digest() -> str:
+    return hashlib.sha256((ROOT / "package-lock.json").read_bytes()).hexdigest()
+
+
+def npm_installed() -> bool:
+    """Whether node_modules/ holds what package-lock.json locks (installed by `npm ci` from this very lock)."""
+    return NPM_STAMP.is_file() and NPM_STAMP.read_text(encoding="utf-8").strip() == lock_digest()
+
+
+def install_npm_packages() -> None:
+    """`npm ci`: exactly the lock's versions, each checked against its integrity hash; no install scripts run."""
+    if npm_installed():
+        return
+    if shutil.which("npm") is None:
+        sys.exit("error: npm is needed to install the site's npm packages (install the Debian package 'npm')")
+    print("==> installing the npm packages of package-lock.json (npm ci)")
+    subprocess.run(
+        ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    NPM_STAMP.write_text(lock_digest() + "\n", encoding="utf-8")
 
 
 def write_if_changed(path: Path, content: bytes) -> None:
@@ -57,22 +79,16 @@ def write_if_changed(path: Path, content: bytes) -> None:
 
 
 def publish_npm_packages() -> None:
+    install_npm_packages()
     for name, version, files in npm_packages():
-        packed = tarball(name, version)
-        if not packed.is_file():
-            if shutil.which("npm") is None:
-                sys.exit(f"error: npm is needed to fetch {name}@{version} (install the Debian package 'npm')")
-            print(f"==> fetching the npm package {name}@{version}")
-            NPM_CACHE.mkdir(parents=True, exist_ok=True)
-            subprocess.run(
-                ["npm", "pack", "--silent", f"{name}@{version}"], cwd=NPM_CACHE, check=True, stdout=subprocess.DEVNULL
-            )
-        with tarfile.open(packed) as archive:
-            for member, destination in files.items():
-                source = archive.extractfile(f"package/{member}")
-                if source is None:
-                    sys.exit(f"error: {name}@{version} has no file {member} (package.json, glassgrad > publish)")
-                write_if_changed(DOCS / destination, source.read())
+        installed = json.loads((NODE_MODULES / name / "package.json").read_text(encoding="utf-8"))["version"]
+        if installed != version:
+            sys.exit(f"error: node_modules has {name}@{installed}, package.json asks for {version}: run npm install")
+        for member, destination in files.items():
+            source = NODE_MODULES / name / member
+            if not source.is_file():
+                sys.exit(f"error: {name}@{version} has no file {member} (package.json, glassgrad > publish)")
+            write_if_changed(DOCS / destination, source.read_bytes())
 
 
 def package_folder(name: str) -> Path:
@@ -84,7 +100,7 @@ def package_folder(name: str) -> Path:
 
 
 def playground_bundle() -> bytes:
-    """One zip, unpacked into the browser's Python path: glassgrad, graphviz and the runner."""
+    """One zip, unpacked into the browser's Python path: glassgrad, glassgrad_runtime and graphviz."""
     members: list[tuple[str, Path]] = []
     for name in BUNDLED_PACKAGES:
         folder = package_folder(name)
@@ -103,8 +119,8 @@ def playground_bundle() -> bytes:
 
 
 def main(argv: list[str]) -> int:
-    if "--unpacked" in argv:
-        return 0 if all(tarball(name, version).is_file() for name, version, _ in npm_packages()) else 1
+    if "--installed" in argv:
+        return 0 if npm_installed() else 1
     publish_npm_packages()
     write_if_changed(BUNDLE, playground_bundle())
     return 0

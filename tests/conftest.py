@@ -97,7 +97,7 @@ def start_build(root: Path, destination: Path, *, pythonpath: Path | None = None
     if pythonpath is not None:
         # PYTHONPATH comes before the editable install, so the copy's engine is the one imported.
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH", "")]))
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(destination)]
+    command = [sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(destination)]
     log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
     process = subprocess.Popen(
         command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, text=True

@@ -20,14 +20,14 @@ def test_the_copy_gets_the_npm_packages_setup_fetches_on_a_new_machine(tmp_path)
     repo, copy = tmp_path / "repo", tmp_path / "copy"
     (repo / "scripts").mkdir(parents=True)
     (repo / "mkdocs.yml").write_text("site_name: x\n")
-    # What scripts/setup.sh does for the npm packages, without the network: unpack into .cache/npm.
+    # What scripts/setup.sh does for the npm packages, without the network: install into node_modules.
     (repo / "scripts" / "setup.sh").write_text(
-        "mkdir -p .cache/npm/pyodide && echo pyodide@1 > .cache/npm/pyodide/.version\n"
+        "mkdir -p node_modules/pyodide && echo pyodide@1 > node_modules/pyodide/.version\n"
     )
-    (repo / ".gitignore").write_text(".cache/\n")
+    (repo / ".gitignore").write_text("node_modules/\n")
     subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
-    assert not (repo / ".cache").exists()  # a fresh clone: no npm packages yet
+    assert not (repo / "node_modules").exists()  # a fresh clone: no npm packages yet
     copy.mkdir()
     load_build_times().copy_project(copy, repo)
     assert (copy / "mkdocs.yml").read_text() == "site_name: x\n"
-    assert (copy / ".cache" / "npm" / "pyodide" / ".version").read_text() == "pyodide@1\n"
+    assert (copy / "node_modules" / "pyodide" / ".version").read_text() == "pyodide@1\n"

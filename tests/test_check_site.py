@@ -69,3 +69,33 @@ def test_tex_left_and_a_missing_stylesheet_fail(tmp_path: Path) -> None:
     assert (
         "chapter/index.html: links /assets/glassgrad/glassgrad.css, which the site does not contain" in finished.stderr
     )
+
+
+def test_a_dead_link_and_a_missing_fragment_fail_and_a_page_not_built_is_excused(tmp_path: Path) -> None:
+    body = (
+        '<h2 id="kept">Kept</h2><a href="#kept">here</a><a href="../#gone">gone</a><a href="../missing/">missing</a>'
+        '<a href="../notebook/tutorial/">notebook</a><a href="../notebook/tutorial/tutorial.ipynb" download>file</a>'
+        '<a href="../notebook/tutorial.ipynb">nav</a><a href="../notebook/other.ipynb">other</a>'
+        '<a href="https://example.org/elsewhere/">outside</a><a href="#">top</a>'
+    )
+    site = site_with(tmp_path, body)
+    finished = check(site)
+    assert finished.returncode == 1
+    dead = sorted(line for line in finished.stderr.splitlines() if "dead link" in line)
+    assert dead == [
+        "check_site: chapter/index.html: dead link ../#gone (no id 'gone' on index.html)",
+        "check_site: chapter/index.html: dead link ../missing/ (the site has no missing/index.html)",
+        "check_site: chapter/index.html: dead link ../notebook/other.ipynb (the site has no notebook/other.ipynb)",
+        "check_site: chapter/index.html: dead link ../notebook/tutorial.ipynb (the site has no notebook/tutorial.ipynb)",
+        "check_site: chapter/index.html: dead link ../notebook/tutorial/ (the site has no notebook/tutorial/index.html)",
+        "check_site: chapter/index.html: dead link ../notebook/tutorial/tutorial.ipynb (the site has no notebook/tutorial/tutorial.ipynb)",
+    ]
+    # The notebook, named as not built (Zensical has no notebooks): links to it and its page are not counted.
+    finished = subprocess.run(
+        [sys.executable, str(SCRIPT), "--not-built", "notebook/tutorial.ipynb", str(site)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert finished.returncode == 1
+    assert sorted(line for line in finished.stderr.splitlines() if "dead link" in line) == dead[:3]

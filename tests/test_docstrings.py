@@ -27,6 +27,7 @@ PUBLIC_MODULES = [
     "glassgrad.data",
     "glassgrad.torch_reference",
     "glassgrad.viz",
+    "glassgrad.viz.forward",
     "glassgrad.exercises",
 ]
 """Modules whose public names the API reference documents."""
@@ -39,7 +40,7 @@ SKIPPED_METHODS = {"__init__", "__call__"}
 
 
 def load(name: str) -> ModuleType:
-    """Import a public module (the test extra installs every optional package)."""
+    """Import a public module (the test group, with the torch and viz extras, installs every optional package)."""
     return importlib.import_module(name)
 
 

@@ -1,4 +1,4 @@
-"""A block that raises: every `mkdocs build` fails naming it; `mkdocs serve` shows it on its page and keeps serving.
+"""A block that raises: every `properdocs build` fails naming it; `properdocs serve` shows it on its page and keeps serving.
 
 Each test works on a copy of the project whose pages are trimmed to their titles (a build of it takes seconds),
 and whose chapter 1 ends with a block that raises.
@@ -59,11 +59,11 @@ def raising_fence_line(tree: Path) -> int:
     return len(lines) - RAISING_BLOCK.count("\n") + 1
 
 
-MKDOCS = [sys.executable, "-m", "mkdocs"]
+PROPERDOCS = [sys.executable, "-m", "properdocs"]
 FLAVOURS = {
     # Quiet as well as strict: the hook's own error names the block even when MkDocs prints no warning
     # (and it raises whatever the flags, so a build without --strict fails the same way).
-    "mkdocs build --strict -q": [*MKDOCS, "build", "--strict", "-q"],
+    "properdocs build --strict -q": [*PROPERDOCS, "build", "-f", "mkdocs.yml", "--strict", "-q"],
     # The copy has no .venv: the Makefile's set-up is taken as done and its Python is this one.
     "make build": ["make", "--no-print-directory", "-o", "setup", "build", f"PY={shlex.quote(sys.executable)}"],
 }
@@ -178,7 +178,7 @@ def test_serve_shows_the_failure_on_its_page_keeps_serving_and_reloads_the_fix(t
         status, chapter = get(base + "chapters/1-pytorch/")
         assert "gg-exec-failure" not in chapter and "The answer is 42." in chapter
     finally:
-        os.killpg(server.pid, 15)  # make and the mkdocs it started
+        os.killpg(server.pid, 15)  # make and the properdocs it started
         server.wait(timeout=10)
         log.close()
 

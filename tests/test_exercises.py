@@ -12,7 +12,9 @@ import re
 import pytest
 from helpers import REPO
 
-from glassgrad.exercises import EXERCISES, check, check_program
+from glassgrad.exercises import EXERCISES, Verdict, check
+from glassgrad_runtime import execute
+from glassgrad_runtime.checking import marked_figure
 
 SNIPPETS = REPO / "docs" / "snippets" / "exercises"
 
@@ -27,6 +29,13 @@ def broken(name: str, old: str, new: str) -> str:
     text = source(name)
     assert text.count(old) == 1, f"{old!r} not in the solution of {name}"
     return text.replace(old, new)
+
+
+def check_program(name: str, program: str, seed: int | None = None) -> Verdict:
+    """The checker's verdict on `program` (run here as plain Python would) for exercise `name`."""
+    namespace: dict = {}
+    exec(compile(program, "<program>", "exec"), namespace)
+    return check(name, namespace, seed=seed)
 
 
 def torch_local(name: str, inputs: dict[str, float], operand: str) -> float:
@@ -50,7 +59,7 @@ def test_each_solution_on_the_page_passes(name: str) -> None:
     verdict = check_program(name, source(name))
     assert verdict.passed, verdict.message
     assert verdict.message.startswith("Passed")
-    assert str(verdict.figure()) == ""  # nothing marked, nothing drawn
+    assert verdict.graph is None and marked_figure(verdict, "ggok") == ""  # nothing marked, nothing drawn
 
 
 @pytest.mark.parametrize("name", list(EXERCISES))
@@ -78,13 +87,13 @@ def test_a_wrong_local_derivative_is_named_with_pytorchs_value(
 ) -> None:
     verdict = check_program(name, broken(name, *change))
     assert not verdict.passed
-    assert verdict.message.startswith(f"The edge {edge} is wrong at ")
-    assert phrase in verdict.message
+    assert verdict.message.startswith(f"The edge {edge} is wrong at ") and verdict.edge == edge
+    assert phrase in verdict.message + verdict.answer
     assert verdict.inputs is not None and verdict.operand is not None
     assert verdict.expected == pytest.approx(torch_local(name, verdict.inputs, verdict.operand), rel=1e-12, abs=1e-15)
     assert f"holds {verdict.given:.6g}" in verdict.message
     # The figure marks that edge, and only it, in the "bad" colour with a ✗.
-    figure = str(verdict.figure("ggtest"))
+    figure = str(marked_figure(verdict, "ggtest"))
     marked = re.findall(r'<g id="ggtest-edge-(\d+)-(\d+)" class="edge gg-link gg-wrong"', figure)
     output, k = verdict.marked[0]
     assert marked == [(str(len(verdict.graph.parents)), str(k))]  # the output comes after its operands
@@ -134,7 +143,7 @@ def test_a_wrong_order_names_the_first_node_placed_before_a_parent(order: str, m
         node, parent = re.match(r"(\w+) is at position \d+, before its parent (\w+)", message).groups()
         ((output, k),) = verdict.marked
         assert (output.label, output.parents[k].value.label) == (node, parent)
-        assert f"✗ ∂{node}/∂{parent} = " in str(verdict.figure("ggorder"))
+        assert f"✗ ∂{node}/∂{parent} = " in marked_figure(verdict, "ggorder")
 
 
 @pytest.mark.parametrize(
@@ -170,7 +179,7 @@ def test_the_lost_contribution_of_w_times_w_is_pytorchs_half() -> None:
     (w * w).backward()
     assert verdict.message.startswith(f"On w * w, w.grad is {w.grad.item() / 2:.6g}; it should be {w.grad.item():.6g}.")
     assert verdict.marked == [(verdict.graph, 0)]
-    assert "✗ ∂L/∂w = " in str(verdict.figure("ggww"))
+    assert "✗ ∂L/∂w = " in marked_figure(verdict, "ggww")
 
 
 @pytest.mark.parametrize(
@@ -192,13 +201,13 @@ def test_a_wrong_training_step_says_which_weight(old: str, new: str, message: st
 
 
 def test_errors_in_the_readers_code_are_named_with_their_line() -> None:
-    syntax = check_program("divide", "def divide(u, v, label=''):\n    return (\n")
-    assert syntax.message.startswith("Syntax error on line")
-    missing = check_program("divide", "x = 1\n")
-    assert missing.message == "The program defines no divide: keep the name divide from the starting code."
-    raising = check_program("power", broken("power", "k * u.data ** (k - 1)", "k * u.data ** k / u.data"))
-    assert raising.message.startswith("While checking power(u, k) at u = 0, k = 2:\nZeroDivisionError on line 8")
-    assert "8 | parents=(ParentLink(u, k * u.data ** k / u.data),)," in raising.message
+    syntax = execute("def divide(u, v, label=''):\n    return (\n", exercise="divide")
+    assert syntax["message"].startswith("Syntax error on line") and syntax["passed"] is False
+    missing = execute("x = 1\n", exercise="divide")
+    assert missing["message"] == "The program defines no divide: keep the name divide from the starting code."
+    raising = execute(broken("power", "k * u.data ** (k - 1)", "k * u.data ** k / u.data"), exercise="power")
+    assert raising["message"].startswith("While checking power(u, k) at u = 0, k = 2:\nZeroDivisionError on line 8")
+    assert "8 | parents=(ParentLink(u, k * u.data ** k / u.data),)," in raising["message"]
 
 
 def test_the_same_seed_gives_the_same_inputs_and_another_seed_others() -> None:
@@ -220,22 +229,14 @@ def test_the_checker_imports_neither_torch_graphviz_nor_matplotlib() -> None:
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
 
 
-def test_the_browser_checks_with_the_playgrounds_messages_and_a_marked_figure() -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("playground_runner", REPO / "docs/snippets/playground/runner.py")
-    runner = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(runner)
+def test_a_check_gives_the_runtimes_messages_and_a_marked_figure() -> None:
     typo = "from glassgrad.scratch import Value\n\ndef divide(u, v, label=''):\n    return Valeu(u.data / v.data)\n"
-    result = runner.check("divide", typo, "ggrun1")
+    result = execute(typo, "ggrun1", exercise="divide")
     assert result["passed"] is False and result["figure"] == ""
     assert result["message"].startswith("While checking divide(u, v) at u = ")
     assert "Unknown name 'Valeu' on line 4" in result["message"]
-    result = runner.check("sigmoid", source("sigmoid", "_start"), "ggrun2")
+    result = execute(source("sigmoid", "_start"), "ggrun2", exercise="sigmoid")
     assert result["message"].startswith("The edge ∂s/∂z is wrong")
     assert 'id="ggrun2-edge-1-0" class="edge gg-link gg-wrong"' in result["figure"]
-    assert runner.check("sigmoid", source("sigmoid"), "ggrun3") == {
-        "passed": True,
-        "message": check_program("sigmoid", source("sigmoid")).message,
-        "figure": "",
-    }
+    passed = execute(source("sigmoid"), "ggrun3", exercise="sigmoid")
+    assert passed["passed"] is True and passed["message"].startswith("Passed") and passed["figure"] == ""

@@ -50,6 +50,17 @@ def test_jvp_equals_seeded_sum_of_backward_grads_and_torch_func_jvp(drawn) -> No
 
 
 @given(programs_with_seeds())
+def test_one_pass_gives_every_output_the_tangent_its_own_pass_gives(drawn) -> None:
+    """jvp of a list of outputs (every node of the DAG) equals each output's own jvp, exactly: one pass, J times the seeds."""
+    program, seeds = drawn
+    nodes, _ = build_glassgrad(program)
+    seed_map = dict(zip(nodes, seeds, strict=False))
+    assert jvp(nodes, seed_map) == [jvp(node, seed_map) for node in nodes]
+    steps = trace_jvp(nodes, seed_map)
+    assert [steps.tangents[node] for node in nodes] == jvp(nodes, seed_map)
+
+
+@given(programs_with_seeds())
 def test_trace_jvp_logs_one_step_per_link_ending_at_jvp(drawn) -> None:
     """The log has one step per saved link, in dependency-safe order, and its last `after` is jvp exactly."""
     program, seeds = drawn
@@ -67,6 +78,7 @@ def test_trace_jvp_logs_one_step_per_link_ending_at_jvp(drawn) -> None:
         assert step.after == step.before + step.contribution
         tangent[id(step.output)] = step.after
     assert steps[-1].after == jvp(root, seed_map)
+    assert list(steps.tangents) == order and all(steps.tangents[node] == tangent.get(id(node), 0.0) for node in order)
 
 
 @given(depth=st.integers(1_500, 4_000), factor=st.floats(0.999, 1.001), shift=st.floats(-1.0, 1.0))
@@ -146,7 +158,7 @@ def test_bad_seeds_are_named() -> None:
         jvp(m, {w: "1"})
     with pytest.raises(TypeError, match=r"seeds must map leaf Values to numbers, such as \{w: 1.0\}; got list"):
         jvp(m, [w])
-    with pytest.raises(TypeError, match="expected a Value as the root"):
+    with pytest.raises(TypeError, match=r"expected a Value \(or a non-empty list of Values\) as the root, got float"):
         jvp(2.0, {w: 1.0})
 
 

@@ -114,7 +114,7 @@ def fresh_install(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
 
 
 def test_wheel_holds_the_package_and_declares_no_dependency(wheel: Path) -> None:
-    """The wheel ships the engine and py.typed; every Requires-Dist belongs to an extra."""
+    """The wheel ships the engine and py.typed (not the site's runtime); every Requires-Dist belongs to an extra."""
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         (metadata_name,) = [name for name in names if name.endswith(".dist-info/METADATA")]
@@ -122,7 +122,7 @@ def test_wheel_holds_the_package_and_declares_no_dependency(wheel: Path) -> None
     for module in ("__init__", "value", "ops", "autograd", "checks", "examples", "torch_reference"):
         assert f"glassgrad/{module}.py" in names
     assert "glassgrad/py.typed" in names
-    assert not any(name.startswith(("tests/", "docs/")) for name in names)
+    assert not any(name.startswith(("tests/", "docs/", "glassgrad_runtime/")) for name in names)  # site code stays out
     requirements = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
     assert requirements and all("extra ==" in line for line in requirements), requirements
     assert "Name: glassgrad" in metadata
@@ -151,7 +151,9 @@ def test_optional_modules_fail_naming_their_extra(fresh_install: dict) -> None:
     """Only modules that need an extra fail to import, and each names torch, graphviz, numpy or latex2mathml."""
     needs = fresh_install["needs"]
     assert needs.get("glassgrad.torch_reference") == "torch"
-    assert needs.get("glassgrad.viz.mathml") == "latex2mathml"  # the docs' Markdown extension (docs extra)
+    assert (
+        needs.get("glassgrad.viz.mathml") == "latex2mathml"
+    )  # the docs' Markdown extension (the docs dependency group)
     assert set(needs.values()) <= {"torch", "graphviz", "numpy", "latex2mathml"}, needs
     for core in ("glassgrad.value", "glassgrad.ops", "glassgrad.autograd", "glassgrad.checks", "glassgrad.examples"):
         assert core not in needs

@@ -84,9 +84,9 @@ forged = {{"summary": EVIL, "figure": EVIL, "order": EVIL, "cards": EVIL}}
 for kind in ("result", "running", "failed"):  # on the worker itself: the page never reads these
     js.postMessage(to_js({{"type": kind, "id": "", "result": forged, "text": EVIL}}, dict_converter=js.Object.fromEntries))
 # The real answer, through the worker's own channel, carrying the same markup.
-runner = sys.modules["playground_runner"]
-runner.draw_graph = lambda *args, **kwargs: EVIL
-runner.show_complete_state = lambda *args, **kwargs: EVIL
+viz = sys.modules["glassgrad.viz"]  # what glassgrad_runtime draws the result with
+viz.draw_graph = lambda *args, **kwargs: EVIL
+viz.show_complete_state = lambda *args, **kwargs: EVIL
 L = Value(1.0, "L")
 """
     text = reader.run(program)

@@ -5,7 +5,8 @@ blocks, ``--8<--`` includes expanded), so the notebook has no code of its own. m
 caches the page by the notebook's bytes, which carry a digest of the glassgrad sources. Links to other pages
 point at the published site (the package's Documentation address), so they work in a downloaded copy;
 on the page they are made relative again. The hook also adds the download link, hands the TeX to
-``glassgrad.viz.mathml`` and drops nbconvert's CDN loaders.
+``glassgrad.viz.mathml`` and drops nbconvert's CDN loaders; and it points nbconvert at docs/hooks/jupyter/, whose
+configuration joins each cell's outputs of one stream after the run (so every build renders the same page).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import ast
 import hashlib
 import html
 import importlib.util
+import os
 import re
 from collections.abc import Callable
 from importlib.metadata import metadata
@@ -219,6 +221,21 @@ def tutorial_notebook(
         },  # a new engine is a new notebook: mkdocs-jupyter's cache runs it again
     )
     return notebook
+
+
+NBCONVERT_CONFIG = Path(__file__).with_name("jupyter")  # jupyter_nbconvert_config.py: streams joined after the run
+
+
+def jupyter_config_path(current: str | None) -> str:
+    """JUPYTER_CONFIG_PATH with `NBCONVERT_CONFIG` first (once), so the notebook's conversion reads its config."""
+    paths = [path for path in (current or "").split(os.pathsep) if path and path != str(NBCONVERT_CONFIG)]
+    return os.pathsep.join([str(NBCONVERT_CONFIG), *paths])
+
+
+def on_config(config: Any) -> Any:
+    """Point Jupyter's configuration search at docs/hooks/jupyter/ before mkdocs-jupyter converts the notebook."""
+    os.environ["JUPYTER_CONFIG_PATH"] = jupyter_config_path(os.environ.get("JUPYTER_CONFIG_PATH"))
+    return config
 
 
 @event_priority(50)  # before mkdocs-jupyter's on_files (priority 0), which must already see the .ipynb

@@ -1,5 +1,7 @@
 """glassgrad: a small, fast scalar autograd engine that shows its work."""
 
+from typing import TYPE_CHECKING
+
 from glassgrad.autograd import (
     BackwardStep,
     BackwardSteps,
@@ -62,4 +64,21 @@ __all__ = [
     "trace_dependency_safe_order",
     "trace_jvp",
 ]
-__version__ = "0.1.0"
+
+
+if TYPE_CHECKING:
+    __version__: str
+else:
+
+    def __getattr__(name: str) -> str:
+        """``glassgrad.__version__``: the installed version, read from the package's metadata when first asked for.
+
+        pyproject.toml is the one place the version is written. Read lazily, so ``import glassgrad`` does not load
+        importlib.metadata (the playground imports glassgrad in the reader's browser, from files without metadata).
+        (Hidden from type checkers, for which a module ``__getattr__`` would make every unknown name a ``str``.)
+        """
+        if name == "__version__":
+            from importlib.metadata import version
+
+            return version("glassgrad")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

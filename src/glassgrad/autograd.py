@@ -114,11 +114,17 @@ class BackwardSteps(_StepLog[BackwardStep]):
 class ForwardSteps(_StepLog[ForwardStep]):
     """The log of one forward-mode pass (`trace_jvp`): a read-only list of `ForwardStep`s, in processing order.
 
-    Stored flat like `BackwardSteps`; compares equal to a list or tuple of the same steps.
+    Stored flat like `BackwardSteps`; compares equal to a list or tuple of the same steps. `tangents` maps
+    every value of the graph to its tangent after the pass (a leaf's is its seed, or 0), in dependency-safe
+    order: what a figure shows on each value.
     """
 
-    __slots__ = ()
+    __slots__ = ("tangents",)
     _make = ForwardStep._make
+
+    def __init__(self, flat: list[Any], tangents: dict[Value, float]) -> None:
+        super().__init__(flat)
+        self.tangents = tangents
 
 
 def _walk(roots: Sequence[Value], events: list[OrderEvent] | None) -> list[Value]:
@@ -203,19 +209,26 @@ def trace_dependency_safe_order(root: Value) -> list[OrderEvent]:
     return events
 
 
-def _roots_and_seeds(
-    root: Value | Sequence[Value], gradient: float | Sequence[float]
-) -> tuple[tuple[Value, ...], tuple[float, ...]]:
-    """The outputs backward starts from and the gradient each is seeded with, checked."""
+def _as_roots(root: Value | Sequence[Value]) -> tuple[Value, ...]:
+    """One output as a tuple, or a non-empty list or tuple of them as a tuple (each checked by `_walk`)."""
     if isinstance(root, Value):
-        if isinstance(gradient, (list, tuple)):
-            raise TypeError(f"backward: one root takes one number as its gradient, got {gradient!r:.60}")
-        return (root,), (as_float(gradient, "backward's gradient"),)
+        return (root,)
     if not isinstance(root, (list, tuple)) or not root:
         raise TypeError(
             f"expected a Value (or a non-empty list of Values) as the root, got {type(root).__name__} {root!r:.60}"
         )
-    roots = tuple(root)
+    return tuple(root)
+
+
+def _roots_and_seeds(
+    root: Value | Sequence[Value], gradient: float | Sequence[float]
+) -> tuple[tuple[Value, ...], tuple[float, ...]]:
+    """The outputs backward starts from and the gradient each is seeded with, checked."""
+    roots = _as_roots(root)
+    if isinstance(root, Value):
+        if isinstance(gradient, (list, tuple)):
+            raise TypeError(f"backward: one root takes one number as its gradient, got {gradient!r:.60}")
+        return roots, (as_float(gradient, "backward's gradient"),)
     if isinstance(gradient, (list, tuple)):
         if len(gradient) != len(roots):
             raise ValueError(f"backward: {len(roots)} roots but {len(gradient)} gradients; give one number per root")
@@ -315,13 +328,13 @@ def backward(
     return steps
 
 
-def _tangents_in(root: Value, seeds: Mapping[Value, float]) -> tuple[list[Value], dict[int, float]]:
-    """The dependency-safe order from `root` and the seeds keyed by id, each checked (leaf, real number)."""
+def _tangents_in(roots: tuple[Value, ...], seeds: Mapping[Value, float]) -> tuple[list[Value], dict[int, float]]:
+    """The dependency-safe order from `roots` and the seeds keyed by id, each checked (leaf, real number)."""
     if not isinstance(seeds, Mapping):
         raise TypeError(
             f"jvp: seeds must map leaf Values to numbers, such as {{w: 1.0}}; got {type(seeds).__name__} {seeds!r:.60}"
         )
-    order = _walk((root,), None)
+    order = _walk(roots, None)
     by_id: dict[int, float] = {}
     for leaf, tangent in seeds.items():
         if not isinstance(leaf, Value):
@@ -337,7 +350,11 @@ def _tangents_in(root: Value, seeds: Mapping[Value, float]) -> tuple[list[Value]
     return order, by_id
 
 
-def jvp(root: Value, seeds: Mapping[Value, float]) -> float:
+@overload
+def jvp(root: Value, seeds: Mapping[Value, float]) -> float: ...
+@overload
+def jvp(root: Sequence[Value], seeds: Mapping[Value, float]) -> list[float]: ...
+def jvp(root: Value | Sequence[Value], seeds: Mapping[Value, float]) -> float | list[float]:
     """Forward mode: the derivative of `root` when the leaves move in the direction `seeds`.
 
     `seeds` gives a tangent to some leaves (any leaf left out has tangent 0). Each value gets a tangent,
@@ -348,15 +365,18 @@ def jvp(root: Value, seeds: Mapping[Value, float]) -> float:
     instead. Nothing is stored on the values (`.grad` is untouched), and the walk is iterative, as for
     `backward`: depth costs memory, not Python frames.
 
+    Several outputs (`root` a list ``[y_1, ..., y_m]``) share the one pass: the list of their tangents
+    is the Jacobian ``J`` times the seeds' vector, PyTorch's ``torch.func.jvp``.
+
     Args:
-        root: the output whose derivative is wanted.
+        root: the output whose derivative is wanted, or a list of outputs.
         seeds: ``{leaf: tangent}``, the direction the leaves move in (``{w: 1.0}``: d(root)/dw alone).
 
     Returns:
-        The tangent of `root` (a float).
+        The tangent of `root` (a float), or a list of one tangent per output.
 
     Raises:
-        TypeError: if `root` is not a `Value`, `seeds` is not a mapping of Values to real numbers.
+        TypeError: if `root` is not a `Value` (or a list of them), `seeds` is not a mapping of Values to real numbers.
         ValueError: if a seeded value is not a leaf.
         CycleError: if the graph has a cycle.
 
@@ -368,8 +388,11 @@ def jvp(root: Value, seeds: Mapping[Value, float]) -> float:
         3.0
         >>> jvp(m, {w: 1.0, x: 10.0})  # 1·x + 10·w
         23.0
+        >>> jvp([m, w + x], {w: 1.0})  # ∂m/∂w and ∂(w + x)/∂w in one pass
+        [3.0, 1.0]
     """
-    order, seed = _tangents_in(root, seeds)
+    roots = _as_roots(root)
+    order, seed = _tangents_in(roots, seeds)
     tangent = seed.copy()  # by id(): every node of the order stays alive during the pass
     for node in order:
         edges = _edges(node)
@@ -379,15 +402,18 @@ def jvp(root: Value, seeds: Mapping[Value, float]) -> float:
         for parent, local in edges:
             total += tangent.get(id(parent), 0.0) * local
         tangent[id(node)] = total
-    return tangent.get(id(root), 0.0)
+    if isinstance(root, Value):
+        return tangent.get(id(root), 0.0)
+    return [tangent.get(id(output), 0.0) for output in roots]
 
 
-def trace_jvp(root: Value, seeds: Mapping[Value, float]) -> ForwardSteps:
-    """The same forward pass as `jvp` from `root` with the tangents `seeds`, as a list of `ForwardStep`s to show.
+def trace_jvp(root: Value | Sequence[Value], seeds: Mapping[Value, float]) -> ForwardSteps:
+    """The same forward pass as `jvp` from `root` (or a list of outputs) with the tangents `seeds`, as `ForwardStep`s.
 
-    One step per saved link. Values are processed in dependency-safe order (`dependency_safe_order`), and each value's links
-    in stored order; a step adds ``parent_tangent × local`` into the output's tangent. The last
-    step's `after` is the root's tangent (for a graph with at least one link).
+    One step per saved link, to show. Values are processed in dependency-safe order (`dependency_safe_order`),
+    and each value's links in stored order; a step adds ``parent_tangent × local`` into the output's tangent. The last
+    step's `after` is the root's tangent (for a graph with at least one link), and the log's
+    `tangents` holds every value's.
 
     Raises:
         TypeError, ValueError, CycleError: as for `jvp`.
@@ -397,8 +423,10 @@ def trace_jvp(root: Value, seeds: Mapping[Value, float]) -> ForwardSteps:
         >>> w, x = Value(2.0, "w"), Value(3.0, "x")
         >>> [(s.parent.label, s.parent_tangent, s.local, s.after) for s in trace_jvp(w * x, {w: 1.0})]
         [('w', 1.0, 3.0, 3.0), ('x', 0.0, 2.0, 3.0)]
+        >>> [(value.label, tangent) for value, tangent in trace_jvp(w * x, {w: 1.0}).tangents.items()]
+        [('w', 1.0), ('x', 0.0), ('', 3.0)]
     """
-    order, tangent = _tangents_in(root, seeds)
+    order, tangent = _tangents_in(_as_roots(root), seeds)
     log: list[Any] = []
     extend = log.extend
     for output in order:
@@ -411,4 +439,4 @@ def trace_jvp(root: Value, seeds: Mapping[Value, float]) -> ForwardSteps:
             extend((output, parent, parent_tangent, local, contribution, before, after))
         if edges:  # a leaf keeps its seed
             tangent[id(output)] = after
-    return ForwardSteps(log)
+    return ForwardSteps(log, {node: tangent.get(id(node), 0.0) for node in order})

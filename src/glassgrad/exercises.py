@@ -1,11 +1,12 @@
 """The exercises of the tutorial, and the checker that grades a reader's answer to each.
 
 The reader writes code for chapter 2's engine (`glassgrad.scratch`): an operation, a fix, a
-dependency-safe order, the heart of `backward`, a training step. `check` runs what the program
-defined on random inputs against a reference: for an operation its value, then every `ParentLink`
-(operand and local derivative), then `glassgrad.gradcheck` against finite differences; for a graph
-the reference `backward`. The `Verdict` says the answer passed or names the first wrong thing, and
-draws the small graph with that edge marked.
+dependency-safe order, the heart of `backward`, a training step. `check` takes the names the
+reader's program defined (its globals) and tries them on random inputs against a reference the
+checker builds itself: for an operation its value, then every `ParentLink` (operand and local
+derivative); for a graph the reference `backward`. It returns a `Verdict`, plain data: passed, or
+the first wrong thing, named (the edge, the numbers, the graph to draw with that edge marked).
+It imports nothing to draw: the site's runtime (and anyone with glassgrad.viz) draws the verdict.
 
 Examples:
     >>> program = '''
@@ -14,26 +15,22 @@ Examples:
     ...     return Value(u.data / v.data, label,
     ...                  parents=(ParentLink(u, 1 / v.data), ParentLink(v, 1 / v.data)), op="/")
     ... '''
-    >>> verdict = check_program("divide", program)
-    >>> verdict.passed
-    False
-    >>> print(verdict.message.splitlines()[0])
-    The edge ∂q/∂v is wrong at u = 2.55, v = 2.73.
+    >>> namespace = {}
+    >>> exec(program, namespace)
+    >>> verdict = check("divide", namespace)
+    >>> verdict.passed, verdict.edge
+    (False, '∂q/∂v')
 """
 
 from __future__ import annotations
 
 import math
 import random
-import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from glassgrad import scratch
-
-FILENAME = "<exercise>"
-"""The file name a reader's program is compiled under (error messages quote its lines)."""
 
 TRIALS = 6
 """Random inputs per exercise (after the fixed cases some exercises add)."""
@@ -62,9 +59,11 @@ def _name(node: Any) -> str:
 class Verdict:
     """The checker's answer for `exercise`: `passed`, a `message` for the reader, and what to draw.
 
-    When an edge is wrong, `operand` names the operand it points to, `expected` and `given` are the
-    local derivatives (or gradients), `inputs` the numbers the checker tried, `graph` is the root of the
-    small graph to draw and `marked` the ``(output, k)`` edges to mark; `show_grad` draws each ``.grad``.
+    When an edge is wrong, `edge` names it (``∂q/∂u``), `operand` names the operand it points to, `expected`
+    and `given` are the local derivatives (or gradients), `inputs` the numbers the checker tried, `graph` is
+    the root of the small graph to draw and `marked` the ``(output, k)`` edges to mark; `show_grad` draws each
+    ``.grad``. `answer` is the right formula, kept out of `message` so a page can show it only when asked.
+    When the reader's code raised, `error` is the exception and `doing` says what the checker was calling.
     """
 
     exercise: str
@@ -77,22 +76,10 @@ class Verdict:
     given: float | None = None
     show_grad: bool = False
     inputs: dict[str, float] | None = None
-
-    def figure(self, id_prefix: str | None = None) -> Any:
-        """The graph with the wrong edge marked: an `HtmlFragment` whose ids start with `id_prefix` (empty when
-        nothing is drawn). It needs `glassgrad.viz`'s Graphviz, imported only here."""
-        from glassgrad.viz import HtmlFragment, draw_graph
-
-        if self.graph is None:
-            return HtmlFragment("")
-        try:
-            return draw_graph(self.graph, show_grad=self.show_grad, id_prefix=id_prefix, wrong_edges=self.marked)
-        except (ValueError, TypeError, AttributeError):  # a graph the reader built too big or malformed to draw
-            return HtmlFragment("")
-
-    def as_dict(self, id_prefix: str | None = None) -> dict[str, Any]:
-        """``{"passed", "message", "figure"}``: what the page shows (the figure's ids start with `id_prefix`)."""
-        return {"passed": self.passed, "message": self.message, "figure": str(self.figure(id_prefix))}
+    edge: str | None = None
+    answer: str = ""
+    error: BaseException | None = None
+    doing: str = ""
 
 
 class ReaderError(Exception):
@@ -107,7 +94,7 @@ class ReaderError(Exception):
 def _call(doing: str, fn: Callable[..., Any], *args: Any) -> Any:
     try:
         return fn(*args)
-    except (Exception, SystemExit) as error:  # the reader's code: any error becomes a message, none escapes
+    except BaseException as error:  # the reader's code: any error becomes a message, none escapes
         raise ReaderError(doing, error) from error
 
 
@@ -230,11 +217,14 @@ def _check_operation(spec: _Operation, fn: Any, exercise: str, seed: int | None)
                     hint = "\nThe sign is flipped."
                 elif any(_close(given, other) for j, other in enumerate(expected_locals) if j != k):
                     hint = "\nThat is the derivative for the other operand: are the two swapped?"
+                edge = f"∂{out_name}/∂{leaf.label}"
                 return Verdict(
                     exercise,
                     False,
-                    f"The edge ∂{out_name}/∂{leaf.label} is wrong at {where}.\n"
-                    f"Expected {formula} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
+                    f"The edge {edge} is wrong at {where}.\n"
+                    f"There {edge} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
+                    answer=f"The local derivative: {edge} = {formula}.",
+                    edge=edge,
                     graph=out,
                     marked=[(out, k)],
                     operand=leaf.label,
@@ -557,14 +547,14 @@ EXERCISES = {
 """Every exercise, by name, in the page's order."""
 
 
-def check(name: str, namespace: dict[str, Any], seed: int | None = 23) -> Verdict:
+def check(name: str, namespace: dict[str, Any], seed: int | None = None) -> Verdict:
     """Check the names a reader's program defined (`namespace`, as filled by ``exec``) for exercise `name`.
 
-    Random inputs come from ``random.Random(seed)``: the same seed, the same inputs and messages.
+    Random inputs come from ``random.Random(seed)``: the same seed, the same inputs and messages; without a
+    seed, new inputs every time. An error raised by the reader's code fails the verdict (its `error`).
 
     Raises:
         KeyError: if `name` is not an exercise (the message lists them).
-        ReaderError: if the reader's code raised while it was being checked.
     """
     if name not in EXERCISES:
         raise KeyError(f"no exercise {name!r}; the exercises are {', '.join(EXERCISES)}")
@@ -574,63 +564,20 @@ def check(name: str, namespace: dict[str, Any], seed: int | None = 23) -> Verdic
             name, False, f"The program defines no {defines}: keep the name {defines} from the starting code."
         )
     answer = namespace[defines]
-    if name in OPERATIONS:
-        return _check_operation(OPERATIONS[name], answer, name, seed)
-    if name == "order":
-        return _check_order(answer, namespace, name)
-    if name == "backward":
-        return _check_backward(answer, name, seed)
-    return _check_train_step(answer, name, seed)
-
-
-def _line(error: BaseException, filename: str) -> int | None:
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename]
-    return frames[-1].lineno if frames else None
-
-
-def check_program(
-    name: str,
-    source: str,
-    *,
-    seed: int | None = 23,
-    explain: Callable[[BaseException], str] | None = None,
-    filename: str = FILENAME,
-    namespace: dict[str, Any] | None = None,
-) -> Verdict:
-    """Run the reader's program `source`, then `check` it for exercise `name`; every error becomes a failed `Verdict`.
-
-    `explain` turns an exception raised by the reader's code into a one-line message (the
-    playground passes its own, which names the line); `filename` is the name the code is
-    compiled under, so that message can find the reader's lines. `namespace` receives the
-    program's globals (default: a new dict). `seed` picks the random inputs, as for `check`.
-    """
-    lines = source.splitlines()
-
-    def quoted(line: int | None) -> str:
-        return f"\n    {line} | {lines[line - 1].strip()}" if line and 0 < line <= len(lines) else ""
-
-    def described(error: BaseException) -> str:
-        if explain is not None:
-            return explain(error)
-        line = _line(error, filename)
-        return f"{type(error).__name__}{f' on line {line}' if line else ''}: {error}"
-
     try:
-        code = compile(source, filename, "exec")
-    except SyntaxError as error:
-        return Verdict(name, False, f"Syntax error on line {error.lineno}: {error.msg}.{quoted(error.lineno)}")
-    namespace = {} if namespace is None else namespace
-    namespace["__name__"] = "__exercise__"
-    try:
-        exec(code, namespace)
-    except (Exception, SystemExit) as error:  # the reader's program: any error (or exit()) is reported, none escapes
-        return Verdict(name, False, described(error) + quoted(_line(error, filename)))
-    try:
-        return check(name, namespace, seed)
+        if name in OPERATIONS:
+            return _check_operation(OPERATIONS[name], answer, name, seed)
+        if name == "order":
+            return _check_order(answer, namespace, name)
+        if name == "backward":
+            return _check_backward(answer, name, seed)
+        return _check_train_step(answer, name, seed)
     except ReaderError as failure:
         cause = failure.error
         return Verdict(
-            name, False, f"While checking {failure.doing}:\n{described(cause)}{quoted(_line(cause, filename))}"
+            name,
+            False,
+            f"While checking {failure.doing}:\n{type(cause).__name__}: {cause}",
+            error=cause,
+            doing=failure.doing,
         )
-    except RecursionError:
-        return Verdict(name, False, "Recursion too deep: does a function call itself without end?")

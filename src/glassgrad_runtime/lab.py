@@ -135,7 +135,7 @@ def clean_settings(raw: dict[str, Any] | None) -> dict[str, Any]:
     layers = raw.get("layers", DEFAULTS["layers"])
     if not isinstance(layers, (list, tuple)):
         layers = DEFAULTS["layers"]
-    settings["layers"] = [int(_number(width, *LIMITS["layer"], 8)) for width in layers][: LIMITS["layers"][1]]
+    settings["layers"] = [int(_number(width, *LIMITS["layer"], 8)) for width in layers][: int(LIMITS["layers"][1])]
     settings["l2"] = _number(raw.get("l2", DEFAULTS["l2"]), 0.0, 1.0, DEFAULTS["l2"])
     settings["rate"] = _number(raw.get("rate", DEFAULTS["rate"]), 1e-6, 10.0, DEFAULTS["rate"])
     settings["decay"] = _number(raw.get("decay", DEFAULTS["decay"]), 0.0, 1.0, DEFAULTS["decay"])
@@ -195,7 +195,7 @@ class Lab:
             self.updates[i] = update
         self.steps += 1
         self.losses.append(loss.data)
-        return loss.data
+        return float(loss.data)
 
     def metrics(self) -> dict[str, float]:
         """Data loss (no L2) and accuracy on the training and the test points, at the current weights."""

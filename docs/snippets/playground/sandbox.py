@@ -30,7 +30,7 @@ from itertools import compress, repeat
 from collections.abc import Callable
 from typing import Any
 
-FRESH = ("glassgrad", "graphviz", "playground_runner")
+FRESH = ("glassgrad", "glassgrad_runtime", "graphviz", "playground_runner")
 """Packages imported anew for every run (their classes too: a program may have changed them)."""
 
 KEEP = ("sys", "builtins", "js", "pyodide", "_pyodide", "pyodide_js", "playground_js", "playground_sandbox")

@@ -17,6 +17,7 @@ figures: two graphs side by side at one scale, one rendering per screen width, a
 from glassgrad.viz.animate import PlayerFragment, animate_backward, animate_order, side_by_side
 from glassgrad.viz.cards import show_backward_steps, show_complete_state
 from glassgrad.viz.figures import order_violations, show_dependency_order, show_order_walk, show_parent_link
+from glassgrad.viz.forward import animate_forward
 from glassgrad.viz.graph import GraphFigure, GraphIds, draw_graph
 from glassgrad.viz.html import HtmlFragment, escape, legend, stylesheet
 from glassgrad.viz.html import fmt as fmt  # for the site's own code
@@ -30,6 +31,7 @@ __all__ = [
     "HtmlFragment",
     "PlayerFragment",
     "animate_backward",
+    "animate_forward",
     "animate_order",
     "beside",
     "collapsed",

@@ -23,7 +23,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
@@ -315,17 +316,19 @@ def layout_cost(order: Sequence[Value]) -> int:
     return cost
 
 
-def _value_label(value: Value, index: int, show_grad: bool) -> str:
-    """Graphviz HTML-like label of a value box: name, data, grad (every string escaped)."""
+def _value_label(value: Value, index: int, show_grad: bool, tangents: Mapping[Value, float] | None = None) -> str:
+    """Graphviz HTML-like label of a value box: name, data, grad (or its forward-mode tangent; every string escaped)."""
     name = escape(_short(caption(value, index)))
     name = f"<B>{name}</B>" if value.label else f"<I>{name}</I>"
-    grad = escape(fmt(value.grad)) if show_grad else HIDDEN
+    word, grad = "grad", escape(fmt(value.grad)) if show_grad else HIDDEN
     grad_colour = _GRAD if show_grad else _DIM
+    if tangents is not None:  # forward mode: the same slot holds the tangent
+        word, grad, grad_colour = "tangent", escape(fmt(tangents[value])) if value in tangents else HIDDEN, _GRAD
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
         f'<TR><TD><FONT COLOR="{_INK}" POINT-SIZE="13">{name}</FONT></TD></TR>'
         f'<TR><TD><FONT COLOR="{_DIM}">data </FONT><FONT COLOR="{_NUMBER}">{escape(fmt(value.data))}</FONT></TD></TR>'
-        f'<TR><TD><FONT COLOR="{grad_colour}">grad {grad}</FONT></TD></TR>'
+        f'<TR><TD><FONT COLOR="{grad_colour}">{word} {grad}</FONT></TD></TR>'
         "</TABLE>>"
     )
 
@@ -399,12 +402,33 @@ def svg_cleanup(svg: str, element_attrs: dict[str, dict[str, object]], title: st
     return svg.strip(), width_px
 
 
-def render_svg(dot_source: str) -> str:
-    """Graphviz's SVG for `dot_source`, from the `dot` binary. The browser playground replaces
-    this function with Graphviz compiled to WebAssembly; every figure goes through it."""
+def dot_svg(dot_source: str) -> str:
+    """Graphviz's SVG for `dot_source`, from the `dot` binary (the default renderer)."""
     import graphviz
 
     return graphviz.pipe_string("dot", "svg", dot_source, encoding="utf-8")
+
+
+RENDERER: ContextVar[Callable[[str], str]] = ContextVar("glassgrad_viz_renderer", default=dot_svg)
+"""The function every figure's DOT goes through (DOT -> SVG), looked up each time a figure is drawn."""
+
+
+@contextlib.contextmanager
+def rendering_with(renderer: Callable[[str], str]) -> Iterator[None]:
+    """Draw every figure inside the block with `renderer` (DOT source -> SVG text) instead of `dot`.
+
+    The browser's Python passes Graphviz compiled to WebAssembly; anything with the same output works.
+    """
+    token = RENDERER.set(renderer)
+    try:
+        yield
+    finally:
+        RENDERER.reset(token)
+
+
+def render_svg(dot_source: str) -> str:
+    """Graphviz's SVG for `dot_source`, by the current renderer (`dot_svg` unless `rendering_with` set another)."""
+    return RENDERER.get()(dot_source)
 
 
 def draw_graph(
@@ -421,6 +445,7 @@ def draw_graph(
     mark: Collection[Value] = (),
     mark_label: str = "",
     wrong_edges: Sequence[tuple[Value, int]] = (),
+    tangents: Mapping[Value, float] | None = None,
 ) -> GraphFigure:
     """Draw the graph that produced `root`, left to right (or top to bottom), as inline SVG in a sideways-scrolling box.
 
@@ -448,6 +473,8 @@ def draw_graph(
         mark_label: the text of that box.
         wrong_edges: edges to mark as wrong, as ``(output, k)`` pairs for ``output.parents[k]``: drawn thick in
             the palette's "bad" colour, their label prefixed with ✗ (so colour is not the only cue).
+        tangents: forward mode's tangent of each value (`glassgrad.trace_jvp`), shown instead of the grads
+            ("tangent 3"; "—" for a value left out), in the grad's place and colour.
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
@@ -466,6 +493,8 @@ def draw_graph(
         raise too_big("draw_graph", root, "layout nodes (values, operations and edge bends)", max_layout, "max_layout")
     marked = set(mark)
     head = f"{show_grad}|{min_width}|{caption_text!r}"
+    if tangents is not None:
+        head += f"|tangents {[tangents.get(node) for node in order]!r}"
     if rankdir != "LR" or marked:  # a figure of another layout, or marked, gets ids of its own
         head += f"|{rankdir}|{sorted(order.index(v) for v in marked if v in order)}|{mark_label!r}"
     position = {node: i for i, node in enumerate(order)}
@@ -509,7 +538,7 @@ def draw_graph(
         node_id = ids.node_id(node)
         dot.node(
             node_id,
-            _value_label(node, i, show_grad),
+            _value_label(node, i, show_grad, tangents),
             id=node_id,
             shape="box",
             style="rounded,filled",
@@ -577,7 +606,7 @@ def draw_graph(
         narrowest = min_width if min_width is not None else round(natural * MIN_SCALE / TB_SCALE)
     else:
         narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
-    grads = "shown" if show_grad else "hidden"
+    grads = "tangents" if tangents is not None else "shown" if show_grad else "hidden"
     html = figure_html(
         svg,
         natural,

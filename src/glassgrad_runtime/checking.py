@@ -1,0 +1,54 @@
+"""What a Check shows: the checker's verdict on the reader's program, its errors explained, the wrong edge drawn."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from glassgrad.exercises import Verdict, check
+from glassgrad_runtime.program import Program
+
+
+def _number(x: object) -> float | None:
+    """`x` as a JSON number (None for anything else, or for inf and nan)."""
+    if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x):
+        return float(x)
+    return None
+
+
+def marked_figure(verdict: Verdict, prefix: str | None) -> str:
+    """The graph of `verdict` with its wrong edge marked, as HTML (empty when there is nothing to draw)."""
+    from glassgrad.viz import draw_graph
+
+    if verdict.graph is None:
+        return ""
+    try:
+        figure = draw_graph(verdict.graph, show_grad=verdict.show_grad, id_prefix=prefix, wrong_edges=verdict.marked)
+    except Exception:  # a graph the reader built too big or malformed to draw: the message says enough
+        return ""
+    return str(figure)
+
+
+def check_result(exercise: str, program: Program, prefix: str | None, reveal: bool, seed: int | None) -> dict[str, Any]:
+    """``{"passed", "message", "figure"}`` and the verdict's numbers, for the program's answer to `exercise`.
+
+    The message names what is wrong; the formula of the right answer is added only when `reveal` is true.
+    """
+    verdict = check(exercise, program.namespace, seed=seed)
+    message = verdict.message
+    if verdict.error is not None:
+        message = f"While checking {verdict.doing}:\n{program.explain(verdict.error)}"
+    if reveal and verdict.answer:
+        message += f"\n{verdict.answer}"
+    inputs = {name: _number(x) for name, x in (verdict.inputs or {}).items()}
+    return {
+        "passed": verdict.passed,
+        "message": message,
+        "figure": marked_figure(verdict, prefix),
+        "answer": verdict.answer if reveal else "",
+        "has_answer": bool(verdict.answer),
+        "edge": verdict.edge or "",
+        "inputs": inputs,
+        "expected": _number(verdict.expected),
+        "given": _number(verdict.given),
+    }

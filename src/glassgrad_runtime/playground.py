@@ -1,0 +1,116 @@
+"""What a Run shows: the graph of the program's ``L``, its backward replayed, its walk and every field."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from glassgrad_runtime.program import safe_repr
+
+MAX_NODES = 40
+"""The largest graph the playground draws (bigger drawings are unreadable and slow to lay out)."""
+
+VALUE_FIELDS = ("data", "grad", "label", "op", "parents")
+
+
+def _is_number(thing: object) -> bool:
+    return isinstance(thing, (int, float)) and not isinstance(thing, bool) and math.isfinite(thing)
+
+
+def _name(node: Any, root: Any) -> str:
+    label = getattr(node, "label", "")
+    return label if isinstance(label, str) and label else "L" if node is root else "a value"
+
+
+def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
+    """What stops the graph of `root` from being drawn (None when nothing does), in words for the reader.
+
+    Reads each node's fields once, with its own stack (a graph of any depth): a link that is not a
+    ``ParentLink``, a number that is not one, a graph of more than `limit` values. A field whose reading
+    raises is named too. A cycle is left to `glassgrad.viz.graph.walk`, which names it.
+    """
+    seen: dict[int, Any] = {id(root): root}
+    stack = [root]
+    try:
+        while stack:
+            node = stack.pop()
+            missing = [name for name in VALUE_FIELDS if not hasattr(node, name)]
+            if missing:
+                return f"{safe_repr(node)} is in the graph of L but is not a Value (it has no {', '.join(missing)})."
+            for name in ("data", "grad"):
+                number = getattr(node, name)
+                if not _is_number(number):
+                    return f"{_name(node, root)}.{name} is {safe_repr(number)} (a {type(number).__name__}), not a finite number."
+            parents = node.parents
+            if not isinstance(parents, (tuple, list)):
+                return f"{_name(node, root)}.parents is a {type(parents).__name__}; make it a tuple of ParentLinks."
+            for k, link in enumerate(parents):
+                if all(hasattr(link, name) for name in ("data", "parents")) and not hasattr(link, "value"):
+                    return (
+                        f"{_name(node, root)}.parents holds Values; wrap each in ParentLink(value, local_grad): "
+                        f"parents[{k}] is {_name(link, root)} itself."
+                    )
+                if not (hasattr(link, "value") and hasattr(link, "local_grad")):
+                    return (
+                        f"{_name(node, root)}.parents[{k}] is {safe_repr(link)}, not a ParentLink(value, local_grad)."
+                    )
+                if not _is_number(link.local_grad):
+                    local = link.local_grad
+                    return (
+                        f"The local derivative of {_name(node, root)}.parents[{k}] is {safe_repr(local)} "
+                        f"(a {type(local).__name__}), not a finite number."
+                    )
+                parent = link.value
+                if id(parent) not in seen:
+                    seen[id(parent)] = parent
+                    stack.append(parent)
+    except BaseException as error:  # a property of the reader's class raised while being read
+        return f"The graph of L could not be read: {type(error).__name__} while reading a node's fields."
+    if len(seen) > limit:
+        return f"The graph of L has {len(seen)} values; the playground draws at most {limit}."
+    return None
+
+
+def run_result(namespace: dict[str, Any], prefix: str | None) -> dict[str, str]:
+    """``{"error": message}``, or the HTML of the figures for the program's ``L`` and a one-line summary."""
+    from glassgrad.viz import animate_backward, animate_order, draw_graph, fmt, show_complete_state
+    from glassgrad.viz.graph import walk
+    from glassgrad.viz.html import caption, escape
+
+    root: Any = namespace.get("L")
+    if root is None:
+        return {"error": "The program defines no L: name the output to draw L (for example L = square(e, 'L'))."}
+    if not all(hasattr(root, name) for name in VALUE_FIELDS):
+        return {"error": f"L is a {type(root).__name__}, not a Value: the playground draws the graph of a Value."}
+    problem = graph_problem(root)
+    if problem:
+        return {"error": problem}
+    try:
+        order = walk(root)
+    except ValueError as error:  # the one thing graph_problem leaves to the walk: a cycle
+        message = str(error)
+        return {"error": f"{message[:1].upper()}{message[1:]}: a node cannot be its own ancestor."}
+    steps = namespace.get("steps")
+    if not (isinstance(steps, list) and steps and all(hasattr(step, "contribution") for step in steps)):
+        steps = None
+    elif getattr(steps[0], "output", None) is not root:
+        steps = None
+    leaves = [node for node in order if not node.parents]
+    summary = f"{caption(root, order.index(root))} = {fmt(root.data)}; " + ", ".join(
+        f"{caption(node, order.index(node))}.grad = {fmt(node.grad)}" for node in leaves
+    )
+    try:
+        if steps:
+            figure = str(animate_backward(root, steps, id_prefix=prefix))
+        else:
+            figure = str(draw_graph(root, id_prefix=prefix))
+        order_player = animate_order(root, id_prefix=f"{prefix}-order" if prefix else None)
+        cards = str(show_complete_state(root))
+    except Exception as error:  # the graph was built by the reader's code: say what could not be drawn
+        return {"error": f"The graph of L could not be drawn: {type(error).__name__}: {error}"}
+    return {
+        "summary": escape(summary),
+        "figure": figure,
+        "order": f"<details><summary>How backward chose its order: the walk, step by step</summary>{order_player}</details>",
+        "cards": cards,
+    }
