@@ -53,13 +53,20 @@ def measure(browser: Any, url: str, steps: int) -> dict[str, float]:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(url, wait_until="networkidle")
     page.click("[data-lab-do=step]")
-    page.wait_for_function("window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= 1", timeout=180_000)
+    page.wait_for_function(
+        "window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= 1",
+        timeout=180_000,
+    )
     page.wait_for_timeout(4000)  # the inspected graph is laid out while the lab is idle
-    page.evaluate("window.glassgrad.lab.timings.steps.length = 0; window.glassgrad.lab.timings.python.length = 0; window.glassgrad.lab.timings.heat.length = 0")
+    page.evaluate(
+        "window.glassgrad.lab.timings.steps.length = 0; window.glassgrad.lab.timings.python.length = 0; window.glassgrad.lab.timings.heat.length = 0"
+    )
     page.evaluate(WATCH)
     page.fill("[data-lab-set=stop]", str(steps + 1))
     page.click("[data-lab-do=train]")
-    page.wait_for_function(f"window.glassgrad.lab.state().step >= {steps + 1} && !window.glassgrad.lab.running()", timeout=600_000)
+    page.wait_for_function(
+        f"window.glassgrad.lab.state().step >= {steps + 1} && !window.glassgrad.lab.running()", timeout=600_000
+    )
     page.evaluate("window.__watching = false")
     frames = page.evaluate("window.__frames")
     tasks = page.evaluate("window.__tasks")
@@ -105,9 +112,16 @@ def main() -> None:
         site = args.site
         if site is None:
             site = Path(folder) / "site"
-            env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NOTEBOOK_EXECUTE": "false", "NOTEBOOK_CACHE_DIR": folder + "/nb"}
+            env = {
+                **os.environ,
+                "NO_MKDOCS_2_WARNING": "1",
+                "NOTEBOOK_EXECUTE": "false",
+                "NOTEBOOK_CACHE_DIR": folder + "/nb",
+            }
             print("building the site for the lab's measurement…", file=sys.stderr)
-            subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True)
+            subprocess.run(
+                [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True
+            )
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         results = {}
@@ -123,7 +137,9 @@ def main() -> None:
             server.shutdown()
             server.server_close()
 
-    print(f"\n## Training lab: MLP(2, [..., 1]) on 100 two moons, {args.steps} steps (headless Chromium, {os.cpu_count()} cores)\n")
+    print(
+        f"\n## Training lab: MLP(2, [..., 1]) on 100 two moons, {args.steps} steps (headless Chromium, {os.cpu_count()} cores)\n"
+    )
     print("| measure | " + " | ".join(results) + " |")
     print("| --- |" + " ---: |" * len(results))
     rows = [
@@ -134,7 +150,10 @@ def main() -> None:
         ("gap between frames while training, 99th percentile", lambda r: f"{r['gap p99']:.1f} ms"),
         ("longest gap between frames", lambda r: f"{r['gap max']:.1f} ms"),
         ("longest main-thread task while training", lambda r: f"{r['longest task']:.0f} ms"),
-        ("heat map refresh (main thread), median / longest", lambda r: f"{r['heat median']:.1f} / {r['heat max']:.1f} ms"),
+        (
+            "heat map refresh (main thread), median / longest",
+            lambda r: f"{r['heat median']:.1f} / {r['heat max']:.1f} ms",
+        ),
         ("Inspect to the drawn graph, first time", lambda r: f"{r['inspect']:.2f} s"),
         ("Inspect again (numbers and a new player)", lambda r: f"{r['inspect again']:.2f} s"),
     ]

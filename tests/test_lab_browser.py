@@ -25,7 +25,10 @@ from conftest import Visit  # noqa: E402
 pytestmark = [pytest.mark.browser, pytest.mark.site, pytest.mark.pyodide]
 
 WAIT = 90_000  # ms: Python's first start on a busy machine
-WCAG = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, "resultTypes": ["violations"]}
+WCAG = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
 """axe's WCAG 2.1 A and AA rules, as for every page (tests/test_every_page.py): here with the lab's views filled."""
 
 
