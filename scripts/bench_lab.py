@@ -14,19 +14,14 @@ Usage: `python scripts/bench_lab.py` (`--steps N`, default 40; `--site DIR`).
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from bench_playground import CHROMIUM, CHROMIUM_ARGS, REPO, Quiet
+from bench_playground import CHROMIUM, CHROMIUM_ARGS, build_site, served
 
 WATCH = """() => {
   window.__frames = []; window.__tasks = [];
@@ -109,33 +104,15 @@ def main() -> None:
 
     models = {"[8, 8] (the default)": {}, "[16, 16]": {"layers": [16, 16]}}
     with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
-        site = args.site
-        if site is None:
-            site = Path(folder) / "site"
-            env = {
-                **os.environ,
-                "NO_MKDOCS_2_WARNING": "1",
-                "NOTEBOOK_EXECUTE": "false",
-                "NOTEBOOK_CACHE_DIR": folder + "/nb",
-            }
-            print("building the site for the lab's measurement…", file=sys.stderr)
-            subprocess.run(
-                [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True
-            )
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        site = args.site or build_site(folder, "the lab's measurement")
         results = {}
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                for name, settings in models.items():
-                    hash_ = "#layers=16,16" if settings else ""
-                    results[name] = measure(browser, f"http://127.0.0.1:{server.server_port}/lab/{hash_}", args.steps)
-                    results[name]["native"] = native_step_ms(settings, args.steps)
-                browser.close()
-        finally:
-            server.shutdown()
-            server.server_close()
+        with served(site) as address, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for name, settings in models.items():
+                hash_ = "#layers=16,16" if settings else ""
+                results[name] = measure(browser, f"{address}lab/{hash_}", args.steps)
+                results[name]["native"] = native_step_ms(settings, args.steps)
+            browser.close()
 
     print(
         f"\n## Training lab: MLP(2, [..., 1]) on 100 two moons, {args.steps} steps (headless Chromium, {os.cpu_count()} cores)\n"
