@@ -22,7 +22,7 @@ from glassgrad.nn import MLP  # noqa: E402
 
 from conftest import Visit  # noqa: E402
 
-pytestmark = [pytest.mark.browser, pytest.mark.site, pytest.mark.pyodide]
+pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 WAIT = 90_000  # ms: Python's first start on a busy machine
 WCAG = {
@@ -52,6 +52,7 @@ def model_scores(state: dict[str, Any], points: list[list[float]]) -> list[float
     return [model([Value(a), Value(b)]).data for a, b in points]  # type: ignore[union-attr]
 
 
+@pytest.mark.pyodide
 def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[..., Visit], tmp_path: Any) -> None:
     session = visit("lab/#size=60&seed=2", wait_until="networkidle")
     tab = session.page
@@ -128,3 +129,13 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     assert "add=" in tab.url and "seed=2" in tab.url
     assert not session.outside, session.outside
     assert not session.errors, session.errors
+
+
+def test_without_javascript_the_page_says_what_it_does_and_links_to_the_training_page(
+    visit: Callable[..., Visit],
+) -> None:
+    tab = visit("lab/", java_script_enabled=False).page
+    assert not tab.is_visible("[data-gg-lab]")
+    text = tab.inner_text("article")
+    assert "This page needs JavaScript" in text and "Train with it" in text
+    assert tab.get_attribute("noscript a", "href") == "../training/"
