@@ -229,8 +229,44 @@ class Lab:
         (a, b), label = self.points[index], self.labels[index]
         score = self.model([Value(a, "x1"), Value(b, "x2")])
         loss = example_loss(self.settings["loss"], score, label)  # type: ignore[arg-type]
+        _name_loss_nodes(loss, score)  # type: ignore[arg-type]
         loss.label = "loss"
         return loss
+
+
+LOSS_NAMES = {"×": "y·s", "+": "1 − y·s", "−": "1 − y·s", "σ": "σ(y·s)", "log": "log σ(y·s)"}
+"""Display names of the nodes `example_loss` makes after the score s (the label's leaf is y); names change no number."""
+
+
+def _name_loss_nodes(loss: Value, score: Value) -> None:
+    """Name the nodes between the score and the loss as the page's formulas do (y, y·s, 1 − y·s, ...)."""
+    stack, seen = [loss], set()
+    while stack:
+        node = stack.pop()
+        if node is score or id(node) in seen:
+            continue
+        seen.add(id(node))
+        links = node.parents
+        if not links and not node.label:
+            node.label = "y" if any(link.value is score for link in _users(loss, node)) else f"{node.data:g}"
+        elif not node.label:
+            node.label = "s − y" if node.op == "−" and links[0].value is score else LOSS_NAMES.get(node.op, "")
+        stack.extend(link.value for link in links)
+
+
+def _users(root: Value, leaf: Value) -> list[Any]:
+    """The links of the nodes that use `leaf` next to another operand (for the label: y · s)."""
+    found: list[Any] = []
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if any(link.value is leaf for link in node.parents):
+            found.extend(node.parents)
+        stack.extend(link.value for link in node.parents)
+    return found
 
 
 _lab: Lab | None = None
