@@ -428,9 +428,10 @@
           }
           var label = answer.label < 0 ? "−1 (blue)" : "+1 (orange)";
           $("inspect-text").textContent = "Training point " + answer.index + " at (" + short(answer.point[0]) + ", " + short(answer.point[1]) +
-            "), label " + label + ", at step " + run.step + ": its loss is " + short(answer.loss) + ". The graph has " + answer.values +
-            " Values (x1 and x2 are the point, the rest the parameters and what the network computed from them) and " + answer.links +
-            " ParentLinks; backward visited each once. The parameters' grads are this example's share of the step's gradient (before averaging and L2).";
+            "), label y = " + label + ", at step " + run.step + ": its loss is " + short(answer.loss) + ". The graph has " + answer.values +
+            " Values: the point (x1, x2), the " + run.names.length + " parameters, what the network computed from them up to its score s (L" +
+            (run.sizes.length - 1) + ".n0.z), and the loss's own nodes; " + answer.links + " ParentLinks, each with its local derivative. " +
+            "The grads are this example's loss differentiated alone: its share of the step's gradient, before averaging and L2. Scroll the graph to see it all.";
           $("gradcheck-text").textContent = "";
           timings.inspect = performance.now() - t0;
           drawAll();
