@@ -108,3 +108,15 @@ def test_scores_are_the_engine_graphs_numbers() -> None:
     model = lab._current().model
     grid = [[-1.5, -1.0], [0.0, 0.0], [2.0, 1.25]]
     assert lab.scores(grid) == [model([Value(a), Value(b)]).data for a, b in grid]  # type: ignore[union-attr]
+
+
+def test_inspect_draws_with_the_graphviz_the_worker_was_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the browser there is no `dot` program: the lab's figure goes through the renderer `worker.start` received."""
+    from glassgrad.viz.graph import dot_svg
+    from glassgrad_runtime import worker
+
+    sources: list[str] = []
+    monkeypatch.setattr(worker, "_renderer", lambda source: sources.append(source) or dot_svg(source))
+    lab.start({"size": 8, "layers": [2], "loss": "mse"})
+    lab._figure.clear()
+    assert lab.inspect(1)["html"] and len(sources) == 1

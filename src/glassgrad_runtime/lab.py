@@ -357,9 +357,12 @@ def _shape(lab: Lab) -> str:
 def _drawing(lab: Lab, root: Value) -> str:
     """The figure of an example's graph (any example: they share one shape), laid out once per shape."""
     from glassgrad.viz import draw_graph
+    from glassgrad.viz.graph import rendering_with
+    from glassgrad_runtime import worker
 
     if _figure.get("key") != _shape(lab):
-        _figure["html"] = str(draw_graph(root, id_prefix=PREFIX, max_values=2000, max_links=5000))
+        with rendering_with(worker._renderer):  # the Graphviz the worker's `start` received (natively: `dot`)
+            _figure["html"] = str(draw_graph(root, id_prefix=PREFIX, max_values=2000, max_links=5000))
         _figure["key"] = _shape(lab)
     return _figure["html"]  # type: ignore[no-any-return]
 
