@@ -95,9 +95,11 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     assert tab.is_visible("[data-lab=player] .gg-player")
     graph.evaluate("svg => svg.setAttribute('data-test-kept', 'yes')")
     before = graph.locator("g.gg-root .gg-t-grad, g.gg-value .gg-t-value").all_text_contents()
+    inspections = tab.evaluate("window.glassgrad.lab.timings.inspections")
     tab.click("[data-lab-do=step]")
     wait_step(tab, stopped + 1)
-    tab.wait_for_selector("[data-lab=player] .gg-player", timeout=WAIT)
+    # After a Step the player is made anew for the new numbers (the drawing stays).
+    tab.wait_for_function(f"window.glassgrad.lab.timings.inspections > {inspections}", timeout=WAIT)
     assert graph.get_attribute("data-test-kept") == "yes"  # the same drawing
     assert graph.locator("g.gg-root .gg-t-grad, g.gg-value .gg-t-value").all_text_contents() != before
     # The player replays the example's backward pass on it.

@@ -434,6 +434,7 @@
             "The grads are this example's loss differentiated alone: its share of the step's gradient, before averaging and L2. Scroll the graph to see it all.";
           $("gradcheck-text").textContent = "";
           timings.inspect = performance.now() - t0;
+          timings.inspections = (timings.inspections || 0) + 1;
           drawAll();
         });
       }).catch(failed);
