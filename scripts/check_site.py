@@ -112,6 +112,8 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
             where, file, fragment = target
             if not file.is_file():
                 found.append(f"{name}: dead link {url} (the site has no {file.relative_to(site).as_posix()})")
+            elif fragment.startswith("code=") and where.endswith("/playground/"):
+                continue  # a program for the Playground to open (#code=, base64url), not an id
             elif fragment and file.suffix == ".html":
                 anchors = pages[file].anchors if file in pages else Page(file.read_text(encoding="utf-8")).anchors
                 if fragment not in anchors:

@@ -60,7 +60,9 @@ def test_every_path_is_right_everywhere(page: dict) -> None:
         assert page["run"](name, "(a) every path")[2] == pytest.approx(page["right_grads"](name), abs=1e-15), name
 
 
-@pytest.mark.parametrize("graph_name", ["doubling chain", "diamond", "tutorial: linear", "tutorial: atomic sigmoid"])
+@pytest.mark.parametrize(
+    "graph_name", ["doubling chain", "skip connection", "tutorial: linear", "tutorial: atomic sigmoid"]
+)
 def test_every_path_work_is_the_number_of_paths(page: dict, graph_name: str) -> None:
     root, steps, _ = page["run"](graph_name, "(a) every path")
     assert len(steps) == path_count_updates(page["GRAPHS"][graph_name]())
@@ -78,23 +80,23 @@ def test_every_path_work_doubles_per_level_while_backward_is_linear(page: dict, 
     assert a_path.grad == a_right.grad == 2.0**levels
 
 
-def test_breadth_first_on_the_diamond_sends_a_before_c_arrives(page: dict) -> None:
-    root, steps, found = page["run"]("diamond", "(b) breadth-first")
+def test_breadth_first_on_the_skip_connection_sends_a_before_c_arrives(page: dict) -> None:
+    root, steps, found = page["run"]("skip connection", "(b) breadth-first")
     nodes = by_label(root)
-    right = page["right_grads"]("diamond")
+    right = page["right_grads"]("skip connection")
     # a is processed with only d's direct contribution: 1 × ∂d/∂a(direct).
     direct = local(nodes["d"], nodes["a"])
     assert found["x"] == direct * local(nodes["a"], nodes["x"]) != right["x"]
     assert found["a"] == right["a"]  # c's share arrives, but too late to be passed on
     first = page["first_wrong_step"](steps, right)
     assert (steps[first].output.label, steps[first].parent.label, steps[first].upstream) == ("a", "x", direct)
-    assert [node.label for node in page["breadth_first_order"](page["diamond"]())] == ["d", "a", "c", "x"]
+    assert [node.label for node in page["breadth_first_order"](page["skip_connection"]())] == ["d", "a", "c", "x"]
 
 
-def test_assign_on_the_diamond_keeps_only_the_last_contribution(page: dict) -> None:
-    root, steps, found = page["run"]("diamond", "(c) = instead of +=")
+def test_assign_on_the_skip_connection_keeps_only_the_last_contribution(page: dict) -> None:
+    root, steps, found = page["run"]("skip connection", "(c) = instead of +=")
     nodes = by_label(root)
-    right = page["right_grads"]("diamond")
+    right = page["right_grads"]("skip connection")
     via_c = local(nodes["d"], nodes["c"]) * local(nodes["c"], nodes["a"])  # the last link into a
     assert found["a"] == via_c != right["a"]
     assert found["x"] == via_c * local(nodes["a"], nodes["x"])
@@ -135,7 +137,9 @@ def test_trees_hide_breadth_first_and_assign_bugs(page: dict, graph_name: str) -
         assert page["wrong_labels"](page["run"](graph_name, algorithm)[2], right) == [], algorithm
 
 
-@pytest.mark.parametrize("graph_name", ["doubling chain", "diamond", "tutorial: linear", "tutorial: atomic sigmoid"])
+@pytest.mark.parametrize(
+    "graph_name", ["doubling chain", "skip connection", "tutorial: linear", "tutorial: atomic sigmoid"]
+)
 def test_pytorch_agrees_with_glassgrad_on_every_graph(page: dict, graph_name: str) -> None:
     theirs = page["torch_grads"](graph_name)
     right = page["right_grads"](graph_name)
@@ -145,9 +149,11 @@ def test_pytorch_agrees_with_glassgrad_on_every_graph(page: dict, graph_name: st
 
 
 def test_grads_table_marks_exactly_the_wrong_cells(page: dict) -> None:
-    table = page["grads_table"]("diamond")
-    right = page["right_grads"]("diamond")
-    wrong = sum(len(page["wrong_labels"](page["run"]("diamond", name)[2], right)) for name in page["ALGORITHMS"])
+    table = page["grads_table"]("skip connection")
+    right = page["right_grads"]("skip connection")
+    wrong = sum(
+        len(page["wrong_labels"](page["run"]("skip connection", name)[2], right)) for name in page["ALGORITHMS"]
+    )
     assert table.count("✗") == wrong > 0
 
 
@@ -193,9 +199,9 @@ text_of = flat_text
 def test_page_shows_the_computed_wrong_numbers(built_site: Path, page: dict) -> None:
     html = page_html(built_site, PAGE)
     text = text_of(html)
-    right = page["right_grads"]("diamond")
-    bfs = page["run"]("diamond", "(b) breadth-first")[2]
-    assigned = page["run"]("diamond", "(c) = instead of +=")[2]
+    right = page["right_grads"]("skip connection")
+    bfs = page["run"]("skip connection", "(b) breadth-first")[2]
+    assigned = page["run"]("skip connection", "(c) = instead of +=")[2]
     assert f"x.grad stays {bfs['x']:g} instead of {right['x']:g}" in text
     assert f"becomes {assigned['x']:g} instead of {right['x']:g}" in text
     assert text.count("⚠") >= 2  # both traces mark their first wrong update
@@ -214,7 +220,7 @@ def test_page_shows_work_counts_and_recursion_figures(built_site: Path, page: di
 @pytest.mark.site
 def test_page_figures_and_tables(built_site: Path) -> None:
     html = page_html(built_site, PAGE)
-    # Two graphs up top, the diamond after the three wrong runs, three players (glassgrad, breadth-first, =).
+    # Two graphs up top, the skip connection after the three wrong runs, three players (glassgrad, breadth-first, =).
     assert html.count('class="gg gg-graph"') == 2 + 3 + 3
     assert html.count('class="gg gg-player"') == 3
     assert html.count("<table") >= 2 + 5 + 1 + 1  # work, two traces, five graphs, summary

@@ -71,8 +71,8 @@ def test_each_starting_code_does_not_pass(name: str) -> None:
 
 WRONG_EDGES = [
     # (exercise, change to the solution, the edge named, a phrase of the explanation)
-    ("divide", ("ParentLink(u, 1.0 / v.data),", "ParentLink(u, -u.data / (v.data * v.data)),"), "∂q/∂u", "swapped"),
-    ("divide", ("ParentLink(v, -u.data", "ParentLink(v, u.data"), "∂q/∂v", "sign is flipped"),
+    ("divide", ("dq_du = 1.0 / v.data", "dq_du = -u.data / (v.data * v.data)"), "∂q/∂u", "swapped"),
+    ("divide", ("dq_dv = -u.data", "dq_dv = u.data"), "∂q/∂v", "sign is flipped"),
     ("tanh", ("1.0 - t * t", "1.0 - u.data * u.data"), "∂t/∂u", "1 - t²"),
     ("power", ("k * u.data ** (k - 1)", "k * u.data ** k"), "∂p/∂u", "k · u ** (k - 1)"),
     ("sigmoid", ("s * (1.0 - s)", "s * s"), "∂s/∂z", "s · (1 - s)"),
@@ -116,7 +116,7 @@ def torch_sigmoid(z: float) -> float:
 
 
 def test_operands_linked_in_the_wrong_order_are_named() -> None:
-    verdict = check_program("divide", broken("divide", "ParentLink(u, 1.0 / v.data),", "ParentLink(v, 1.0 / v.data),"))
+    verdict = check_program("divide", broken("divide", "ParentLink(u, dq_du),", "ParentLink(v, dq_du),"))
     assert verdict.message.startswith("q.parents[0] points to v; it should point to u")
 
 
@@ -153,26 +153,26 @@ def test_a_wrong_order_names_the_first_node_placed_before_a_parent(order: str, m
         (
             "link.value.grad += contribution",
             "link.value.grad = contribution",
-            "was lost: add each contribution to .grad (+=).",
+            "was lost.\nAdd each contribution to .grad (+=)",
         ),
         # Forward order: every output is visited before its gradient is known.
         ("for output in reversed(safe_order):", "for output in safe_order:", "No contribution reached b."),
         ("link.value.grad += contribution", "link.value.grad -= contribution", "The sign is flipped"),
-        ("    root.grad = 1.0\n", "", "The root's gradient is dL/dL = 1"),
+        ("    root.grad = 1.0\n", "", "Set root.grad = 1.0 (dL/dL) before the loop."),
     ],
     ids=["missing-accumulation", "wrong-order", "wrong-sign", "no-seed"],
 )
 def test_a_wrong_backward_names_the_lost_contribution(old: str, new: str, message: str) -> None:
     verdict = check_program("backward", broken("backward", old, new))
     assert not verdict.passed
-    assert message in verdict.message
+    assert message in verdict.message + "\n" + verdict.answer
     assert verdict.show_grad  # the figure shows the reader's gradients
 
 
 def test_the_lost_contribution_of_w_times_w_is_pytorchs_half() -> None:
     torch = pytest.importorskip("torch")
     verdict = check_program(
-        "backward", broken("backward", "link.value.grad += contribution", "link.value.grad = contribution")
+        "backward", broken("backward", "link.value.grad += contribution", "link.value.grad = contribution"), seed=3
     )
     w_value = verdict.graph.parents[0].value.data
     w = torch.tensor(w_value, dtype=torch.float64, requires_grad=True)
@@ -206,8 +206,9 @@ def test_errors_in_the_readers_code_are_named_with_their_line() -> None:
     missing = execute("x = 1\n", exercise="divide")
     assert missing["message"] == "The program defines no divide: keep the name divide from the starting code."
     raising = execute(broken("power", "k * u.data ** (k - 1)", "k * u.data ** k / u.data"), exercise="power")
-    assert raising["message"].startswith("While checking power(u, k) at u = 0, k = 2:\nZeroDivisionError on line 8")
-    assert "8 | parents=(ParentLink(u, k * u.data ** k / u.data),)," in raising["message"]
+    assert raising["message"].startswith("While checking power(u, k) at u = 0, k = 2:\nZeroDivisionError on line 7")
+    assert raising["passed"] is False
+    assert raising["message"].endswith("7 | dp_du = k * u.data ** k / u.data   # k·u^(k-1)")
 
 
 def test_the_same_seed_gives_the_same_inputs_and_another_seed_others() -> None:
@@ -240,3 +241,159 @@ def test_a_check_gives_the_runtimes_messages_and_a_marked_figure() -> None:
     assert 'id="ggrun2-edge-1-0" class="edge gg-link gg-wrong"' in result["figure"]
     passed = execute(source("sigmoid"), "ggrun3", exercise="sigmoid")
     assert passed["passed"] is True and passed["message"].startswith("Passed") and passed["figure"] == ""
+
+
+DIVIDE_HEAD = (
+    "from glassgrad.scratch import ParentLink, Value\n\n\ndef divide(u, v, label=''):\n    q = u.data / v.data\n"
+)
+
+MISTAKES = [
+    # (exercise, the reader's program, what the verdict must say): ordinary mistakes, each named, none a crash.
+    (
+        "divide",
+        DIVIDE_HEAD + "    return Value(q, label, parents=(u, v), op='/')\n",
+        "`parents` holds Values; wrap each in `ParentLink(value, local_grad)`: q.parents[0] is u itself",
+    ),
+    (
+        "divide",
+        DIVIDE_HEAD + "    return Value(q, label, parents=(ParentLink(u, '1 / v'), ParentLink(v, 0.0)), op='/')\n",
+        "While checking divide(u, v) at u = ",
+    ),
+    (
+        "divide",
+        DIVIDE_HEAD + "    return Value(q, label, parents=(ParentLink(u, None), ParentLink(v, 0.0)), op='/')\n",
+        "While checking divide(u, v) at u = ",
+    ),
+    (
+        "divide",
+        DIVIDE_HEAD
+        + "    link = ParentLink(u, 1 / v.data)\n    link.local_grad = 'one over v'\n"
+        + "    return Value(q, label, parents=(link, ParentLink(v, -q / v.data)), op='/')\n",
+        "The edge ∂q/∂u holds 'one over v' (a str): a local derivative is a number",
+    ),
+    (
+        "divide",
+        "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no')\n\n\n"
+        + DIVIDE_HEAD
+        + "    return Value(q, label, parents=(ParentLink(u, 1 / v.data), Odd()), op='/')\n",
+        "q.parents[1] is a Odd object, not a ParentLink(value, local_grad).",
+    ),
+    (
+        "divide",
+        "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no')\n\n\n"
+        + DIVIDE_HEAD
+        + "    return Odd()\n",
+        "divide returned a Odd, not a Value",
+    ),
+    ("divide", DIVIDE_HEAD + "    raise KeyboardInterrupt\n", "While checking divide(u, v) at u = "),
+    (
+        # Right at the first inputs it sees, then links to a copy of u (as if it changed between calls).
+        "divide",
+        "from glassgrad.scratch import ParentLink, Value\n\ncalls = []\n\n\ndef divide(u, v, label=''):\n"
+        "    calls.append(1)\n    first = u if len(calls) < 8 else Value(u.data, 'u')\n"
+        "    return Value(u.data / v.data, label, parents=(ParentLink(first, 1 / v.data), "
+        "ParentLink(v, -u.data / v.data ** 2)), op='/')\n",
+        "q.parents[0] points to something that is not an operand; it should point to u",
+    ),
+    (
+        "power",
+        "from glassgrad.scratch import ParentLink, Value\n\n\ndef power(u, k, label=''):\n"
+        "    return Value(abs(u.data) ** k, label, parents=(ParentLink(u, k * abs(u.data) ** (k - 1)),), op='**')\n",
+        "is wrong at u = -",
+    ),
+    (
+        "backward",
+        "def backward(root):\n    stack = [root]\n    while stack:\n        node = stack.pop()\n        node.grad = 12345.0\n"
+        "        stack.extend(link.value for link in node.parents)\n        node.parents = ()\n",
+        "your backward changed L.parents. Backward only fills in .grad",
+    ),
+    (
+        "backward",
+        source("backward").replace("    for node in safe_order:\n        node.grad = 0.0\n", ""),
+        "Called a second time on w * w (training calls it once per step), w.grad is ",
+    ),
+    (
+        "order",
+        "from glassgrad.scratch import Value, add, multiply\n\nx = Value(2.0, 'x')\nL = multiply(x, x, 'L')\norder = [x, L]\n",
+        "The graph of L is not the starting code's (at L): keep the lines that build it, and change only `order`.",
+    ),
+    (
+        "order",
+        source("order").replace("order = [x, a, p, b, q, L]", "L.parents = ()\norder = [L]"),
+        "The graph of L is not the starting code's (at L)",
+    ),
+    (
+        "train-step",
+        "def train_step(w, b, x, y, lr):\n    return {'w': w, 'b': b}\n",
+        "train_step returned {'w': ",
+    ),
+    ("train-step", "def train_step(w, b, x, y, lr):\n    return 'w', 'b'\n", "The new w is 'w' (a str), not a number"),
+]
+
+
+@pytest.mark.parametrize(("name", "program", "says"), MISTAKES, ids=[f"{m[0]}-{i}" for i, m in enumerate(MISTAKES)])
+def test_an_honest_mistake_gets_a_verdict_that_names_it(name: str, program: str, says: str) -> None:
+    verdict = check_program(name, program)
+    assert not verdict.passed
+    assert says in verdict.message, verdict.message
+    result = execute(program, "ggm", exercise=name)  # the page's way: a message, never an exception
+    assert result["passed"] is False and says.split(" at u = ")[0] in result["message"]
+    assert "Traceback" not in result["message"] and "glassgrad/exercises.py" not in result["message"]
+
+
+def test_the_readers_error_while_checking_is_explained_with_its_line() -> None:
+    program = DIVIDE_HEAD + "    return Value(q, label, parents=(ParentLink(u, None), ParentLink(v, 0.0)), op='/')\n"
+    message = execute(program, exercise="divide")["message"]
+    assert "\nType error on line 6: float() argument must be a string or a real number, not 'NoneType'" in message
+    assert message.endswith("6 | return Value(q, label, parents=(ParentLink(u, None), ParentLink(v, 0.0)), op='/')")
+    interrupted = execute(DIVIDE_HEAD + "    raise KeyboardInterrupt\n", exercise="divide")["message"]
+    assert "\nThe program raised KeyboardInterrupt on line 6" in interrupted
+
+
+def test_a_table_of_the_inputs_one_check_used_fails_the_next() -> None:
+    seen: dict[tuple[float, float], tuple[float, float, float]] = {}
+    namespace: dict = {}
+    exec(compile(source("divide"), "<program>", "exec"), namespace)
+    real = namespace["divide"]
+
+    def recording(u, v, label=""):
+        out = real(u, v, label)
+        seen[(u.data, v.data)] = (out.data, out.parents[0].local_grad, out.parents[1].local_grad)
+        return out
+
+    assert check("divide", {"divide": recording}, seed=5).passed
+
+    def table(u, v, label=""):
+        from glassgrad.scratch import ParentLink, Value
+
+        q, du, dv = seen.get((u.data, v.data), (0.0, 0.0, 0.0))
+        return Value(q, label, parents=(ParentLink(u, du), ParentLink(v, dv)), op="/")
+
+    verdict = check("divide", {"divide": table})  # new inputs
+    assert not verdict.passed and verdict.message.startswith("The value is wrong at u = ")
+
+
+def test_inputs_are_new_at_every_check_and_include_negative_numbers() -> None:
+    wrong = broken("tanh", "1.0 - t * t", "1.0 - t")
+    assert check_program("tanh", wrong).inputs != check_program("tanh", wrong).inputs
+    tried: list[tuple[float, float]] = []
+
+    def power(u, k, label=""):
+        from glassgrad.scratch import ParentLink, Value
+
+        tried.append((u.data, k))
+        return Value(u.data**k, label, parents=(ParentLink(u, k * u.data ** (k - 1)),), op="**")
+
+    assert check("power", {"power": power}).passed
+    assert any(u < 0 and k == 2 for u, k in tried) and any(u < 0 and k == 3 for u, k in tried)
+    assert all(u > 0 for u, k in tried if k != int(k))  # a fractional power only of a positive number
+
+
+@pytest.mark.parametrize("name", ["divide", "tanh", "power", "sigmoid"])
+def test_the_first_check_names_the_edge_and_holds_the_formula_back(name: str) -> None:
+    hidden = execute(source(name, "_start"), exercise=name)
+    formula = {"divide": "1 / v", "tanh": "1 - t²", "power": "k · u ** (k - 1)", "sigmoid": "s · (1 - s)"}[name]
+    assert hidden["passed"] is False and hidden["edge"] and hidden["message"].startswith(f"The edge {hidden['edge']}")
+    assert formula not in hidden["message"] and hidden["answer"] == "" and hidden["has_answer"] is True
+    shown = execute(source(name, "_start"), exercise=name, reveal=True)
+    assert formula in shown["message"] and formula in shown["answer"]

@@ -28,7 +28,7 @@ LIMIT_S = 3
 
 BROKEN = {
     # exercise: (change to its solution, what the verdict must say, the marked edge's label, or None)
-    "divide": (("ParentLink(v, -u.data", "ParentLink(v, u.data"), "The edge ∂q/∂v is wrong", "✗ ∂q/∂v = "),
+    "divide": (("dq_dv = -u.data", "dq_dv = u.data"), "The edge ∂q/∂v is wrong", "✗ ∂q/∂v = "),
     "tanh": (("1.0 - t * t", "1.0 + t * t"), "The edge ∂t/∂u is wrong", "✗ ∂t/∂u = "),
     "power": (("k * u.data ** (k - 1)", "k * u.data ** k"), "The edge ∂p/∂u is wrong", "✗ ∂p/∂u = "),
     "sigmoid": (("s * (1.0 - s)", "s * s"), "The edge ∂s/∂z is wrong", "✗ ∂s/∂z = "),

@@ -288,7 +288,7 @@ def small_site(root: Path, cell: str) -> Path:
         f'# 1 · Small\n\nWith \\(w=2\\):\n\n```python exec="1"\n{cell}\n```\n', encoding="utf-8"
     )
     (root / "mkdocs.yml").write_text(
-        "site_name: notebook hook test\n"
+        "site_name: notebook hook test\ntheme:\n  name: material\n"
         "plugins:\n" + jupyter_plugin_block() + f"hooks:\n  - {REPO / 'docs' / 'hooks' / 'notebook.py'}\n"
         "markdown_extensions:\n  - pymdownx.superfences\n  - pymdownx.snippets:\n      check_paths: true\n"
         "nav:\n  - Home: index.md\n  - chapters/1-small.md\n  - Notebook: notebook/tutorial.ipynb\n",

@@ -156,7 +156,7 @@ def test_op_symbols_and_labels() -> None:
         "tanh": gg.tanh(u, "k"),
         "ReLU": gg.relu(u, "k"),
         "log": gg.log(u, "k"),
-        "^3": gg.power(u, 3, "k"),
+        "³": gg.power(u, 3, "k"),
         "^0.5": gg.power(u, 0.5, "k"),
         "÷": gg.divide(u, v, "k"),
     }

@@ -1,4 +1,5 @@
 """The wheel: built from a copy of the checkout, installed alone into a fresh venv, and the engine works there.
+The sdist: the project's source with the whole of tests/, whose tests run from it unpacked.
 
 `pip install glassgrad` promises an engine with no dependencies: this installs the wheel with
 ``--no-deps --no-index`` next to nothing else and checks that glassgrad imports, computes the
@@ -9,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import textwrap
 import venv
 import zipfile
@@ -157,3 +160,63 @@ def test_optional_modules_fail_naming_their_extra(fresh_install: dict) -> None:
     assert set(needs.values()) <= {"torch", "graphviz", "numpy", "latex2mathml"}, needs
     for core in ("glassgrad.value", "glassgrad.ops", "glassgrad.autograd", "glassgrad.checks", "glassgrad.examples"):
         assert core not in needs
+
+
+def project_files() -> list[str]:
+    """The project's files as git sees them (tracked, and new ones not ignored): what a fresh clone would hold."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-coz", "--exclude-standard"], cwd=REPO, check=True, capture_output=True, timeout=60
+    )
+    return [name for name in listed.stdout.decode().split("\0") if name and (REPO / name).is_file()]
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist built with ``python -m build --sdist`` from a copy of the project's files, unpacked: its folder."""
+    pytest.importorskip("build")
+    project = tmp_path_factory.mktemp("project")
+    for name in project_files():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, project / name)
+    dist = tmp_path_factory.mktemp("dist")
+    command = [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(dist), str(project)]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    (built,) = dist.glob("glassgrad-*.tar.gz")
+    unpacked = tmp_path_factory.mktemp("unpacked")
+    with tarfile.open(built) as archive:
+        archive.extractall(unpacked, filter="data")
+    (folder,) = unpacked.iterdir()
+    return folder
+
+
+def test_the_sdist_ships_the_whole_tests_folder(sdist: Path) -> None:
+    """Every file of tests/ (the helpers and conftest.py included), and no generated file of docs/."""
+    tests = {name for name in project_files() if name.startswith("tests/")}
+    assert {"tests/conftest.py", "tests/helpers.py", "tests/strategies.py"} <= tests
+    shipped = {path.relative_to(sdist).as_posix() for path in (sdist / "tests").rglob("*") if path.is_file()}
+    assert shipped == tests
+    assert not (sdist / "docs" / "assets" / "playground").exists()
+
+
+def test_the_sdists_tests_run_from_it(sdist: Path) -> None:
+    """pytest, run in the unpacked sdist on its own engine, collects every test module there and passes the engine's."""
+    environment = {name: value for name, value in CLEAN_ENVIRONMENT.items() if not name.startswith("PYTEST")}
+    environment["PYTHONPATH"] = str(sdist / "src")  # before the editable install: the sdist's engine is imported
+    where = subprocess.run(
+        [sys.executable, "-c", "import glassgrad; print(glassgrad.__file__)"],
+        cwd=sdist,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert where.stdout.strip() == str(sdist / "src" / "glassgrad" / "__init__.py"), where.stderr
+    # Every module is collected (an import error fails the run); the engine's and the version's tests run.
+    command = [sys.executable, "-m", "pytest", "tests", "-p", "no:cacheprovider", "-n", "0", "-q"]
+    command += ["-m", "not site and not browser and not packaging", "-k", "test_scratch or check_version"]
+    finished = subprocess.run(command, cwd=sdist, env=environment, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stdout[-3000:] + finished.stderr[-3000:]
+    summary = finished.stdout.strip().splitlines()[-1]
+    passed = int(re.search(r"(\d+) passed", summary)[1])
+    assert passed >= 10 and "error" not in summary, summary

@@ -1,4 +1,5 @@
-try:
-    display  # Jupyter's, which shows a figure
-except NameError:  # this page prints the figure's HTML instead
-    display = lambda *figures: print(*figures)  # noqa: E731
+# The site runs this page's code to draw it: there, show() writes each figure into the page.
+# (Jupyter and plain Python need no such line: show() displays the figure, or writes glassgrad-figures.html.)
+from glassgrad.viz import show_with
+
+show_with(lambda figure: print(figure))

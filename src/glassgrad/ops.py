@@ -178,7 +178,13 @@ def power(u: Value | float, exponent: float, label: str = "") -> Value:
     p = as_float(exponent, "power exponent")
     u = u if type(u) is Value else _value(u)
     local = 0.0 if p == 0.0 else p * _pow(u._data, p - 1.0)
-    return _node(_pow(u._data, p), label, f"^{p:g}", u, local)
+    exponent_text = f"{p:g}"
+    # A whole exponent is written as a superscript (u ** 2 shows ², as `square` does); any other as ^p.
+    op = exponent_text.translate(_SUPERSCRIPTS) if exponent_text.lstrip("-").isdigit() else f"^{exponent_text}"
+    return _node(_pow(u._data, p), label, op, u, local)
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 def divide(u: Value | float, v: Value | float, label: str = "") -> Value:

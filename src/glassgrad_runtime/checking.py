@@ -37,7 +37,7 @@ def check_result(exercise: str, program: Program, prefix: str | None, reveal: bo
     verdict = check(exercise, program.namespace, seed=seed)
     message = verdict.message
     if verdict.error is not None:
-        message = f"While checking {verdict.doing}:\n{program.explain(verdict.error)}"
+        message = f"While {verdict.doing}:\n{program.explain(verdict.error)}"
     if reveal and verdict.answer:
         message += f"\n{verdict.answer}"
     inputs = {name: _number(x) for name, x in (verdict.inputs or {}).items()}

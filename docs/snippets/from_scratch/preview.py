@@ -1,6 +1,5 @@
+# The first figures draw chapter 1's graph, built with this engine and differentiated once.
 from glassgrad.scratch import Value, add, backward, multiply, square, subtract
-from glassgrad.viz import (animate_backward, beside, draw_graph,
-                           show_backward_steps)
 
 w, x = Value(2.0, "w"), Value(3.0, "x")
 b, y = Value(1.0, "b"), Value(10.0, "y")
@@ -9,4 +8,3 @@ a = add(m, b, "a")
 e = subtract(a, y, "e")
 L = square(e, "L")
 backward(L)
-print("L =", L.data, "  m.grad =", m.grad, "  w.grad =", w.grad)

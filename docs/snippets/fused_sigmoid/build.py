@@ -1,7 +1,7 @@
-def neuron(fused):
+def neuron(fused, w=0.5, x=2.0, b=-1.0, y=1.0):
     """L = (σ(wx + b) - y)², with the sigmoid as one operation or as four."""
-    w, x = Value(0.5, "w"), Value(2.0, "x")
-    b, y = Value(-1.0, "b"), Value(1.0, "y")
+    w, x = Value(w, "w"), Value(x, "x")
+    b, y = Value(b, "b"), Value(y, "y")
     m = multiply(w, x, "m")
     z = add(m, b, "z")
     if fused:

@@ -14,7 +14,7 @@ def doubling_chain(levels=2):
     return node
 
 
-def diamond():
+def skip_connection():
     """x = 2, a = x², c = a², d = a + c: a reaches d twice, directly and through c."""
     x = Value(2.0, "x")
     a = square(x, "a")
@@ -24,7 +24,7 @@ def diamond():
 
 GRAPHS = {
     "doubling chain": doubling_chain,
-    "diamond": diamond,
+    "skip connection": skip_connection,
     "tutorial: linear": lambda: linear_loss()["L"],
     "tutorial: fused sigmoid": lambda: sigmoid_neuron(fused=True)["L"],
     "tutorial: atomic sigmoid": lambda: sigmoid_neuron(fused=False)["L"],

@@ -15,7 +15,7 @@ def torch_doubling_chain():
     return {"a": a, "b": b, "c": c}
 
 
-def torch_diamond():
+def torch_skip_connection():
     x = leaf(2.0)
     a = x ** 2
     c = a ** 2
@@ -29,7 +29,7 @@ def torch_grads(graph_name):
         reference = (torch_linear_loss() if graph_name.endswith("linear")
                      else torch_sigmoid_neuron(fused=graph_name.endswith("fused sigmoid")))
         return {name: grad for name, (value, grad) in reference.items()}
-    named = torch_doubling_chain() if graph_name == "doubling chain" else torch_diamond()
+    named = torch_doubling_chain() if graph_name == "doubling chain" else torch_skip_connection()
     *_, root = named.values()
     for tensor in named.values():
         if not tensor.is_leaf:

@@ -3,7 +3,8 @@
 The graph drawings need the graphviz package and Graphviz's ``dot``, the plots matplotlib
 (``pip install "glassgrad[viz]"``); each is imported only when a figure needs it, and the engine
 core never imports them. Every function returns an `HtmlFragment`: ``print(fragment)`` in a
-markdown-exec block with ``html="1"``, or leave it as the last expression of a Jupyter cell.
+markdown-exec block with ``html="1"``, or leave it as the last expression of a Jupyter cell; `show(fragment)`
+displays it in Jupyter and, in plain Python, writes it to an HTML page to open in a browser.
 Outside the site, add `stylesheet()` once for the colours.
 
 Graph figures carry stable element ids (``{prefix}-node-{i}``, ``{prefix}-edge-{i}-{k}``, ...: ``i`` is the
@@ -24,6 +25,7 @@ from glassgrad.viz.html import fmt as fmt  # for the site's own code
 from glassgrad.viz.html import stylesheet_text as stylesheet_text
 from glassgrad.viz.layout import beside, collapsed, side_by_side_graphs, wide_or_narrow
 from glassgrad.viz.plot import decision_boundary, line_plot
+from glassgrad.viz.showing import show, show_with
 
 __all__ = [
     "GraphFigure",
@@ -41,11 +43,13 @@ __all__ = [
     "line_plot",
     "decision_boundary",
     "order_violations",
+    "show",
     "show_backward_steps",
     "show_complete_state",
     "show_dependency_order",
     "show_order_walk",
     "show_parent_link",
+    "show_with",
     "side_by_side",
     "side_by_side_graphs",
     "stylesheet",
