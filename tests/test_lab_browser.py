@@ -129,6 +129,9 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
         "window.glassgrad.lab.state().points.length === 61 && window.glassgrad.lab.state().step === 0"
     )
     assert "add=" in tab.url and "seed=2" in tab.url
+    # Leaving the page (the theme's instant navigation keeps the document) ends the lab's Python.
+    tab.click("a.md-nav__link[href$='reuse/']")
+    tab.wait_for_function("window.glassgrad.lab === null", timeout=WAIT)
     assert not session.outside, session.outside
     assert not session.errors, session.errors
 
