@@ -112,8 +112,9 @@ OVERFLOW = """() => {
   return {document: document.documentElement.scrollWidth, viewport, culprits};
 }"""
 
-# (window width, smallest node text in CSS px) for a desktop and a phone.
-SCREENS = ((1280, 9.0), (375, 8.0))
+# (window width, smallest node text, smallest edge label (the local derivatives), in CSS px) for a desktop and a phone:
+# on a desktop, beside 16 px body text, a graph's text at least 12 px and its labels 10 px.
+SCREENS = ((1280, 12.0, 10.0), (375, 8.0, 7.0))
 
 # Every displayed graph figure: where it lies against the article, whether its box scrolls, its smallest node text.
 MEASURE = """() => {
@@ -122,14 +123,14 @@ MEASURE = """() => {
     const box = svg.getBoundingClientRect();
     if (!box.width) return [];  // the other rendering of a figure drawn twice (one per screen width)
     const scale = svg.getScreenCTM().a;
-    const sizes = [...svg.querySelectorAll('g.node text')].map(t => parseFloat(t.getAttribute('font-size')) * scale);
+    const size = kind => Math.min(...[...svg.querySelectorAll(`g.${kind} text`)].map(t => parseFloat(t.getAttribute('font-size')) * scale));
     const scroll = svg.closest('.gg-scroll');
     const player = svg.closest('.gg-player');
     return [{
       index, title: svg.querySelector('title').textContent,
       left: box.left - article.left, right: article.right - box.right,
       hidden: scroll ? scroll.scrollWidth - scroll.clientWidth : 0,
-      text: Math.min(...sizes),
+      text: size('node'), label: size('edge'),
       fullscreen: player ? player.id : null,
     }];
   });
@@ -140,9 +141,9 @@ MEASURE_FULLSCREEN = """(id) => {
   const svg = document.getElementById(id).querySelector('figure.gg-graph svg.gg-svg');
   const box = svg.getBoundingClientRect(), scale = svg.getScreenCTM().a;
   const scroll = svg.closest('.gg-scroll');
-  const sizes = [...svg.querySelectorAll('g.node text')].map(t => parseFloat(t.getAttribute('font-size')) * scale);
+  const size = kind => Math.min(...[...svg.querySelectorAll(`g.${kind} text`)].map(t => parseFloat(t.getAttribute('font-size')) * scale));
   return {left: box.left, right: innerWidth - box.right, hidden: scroll.scrollWidth - scroll.clientWidth,
-          text: Math.min(...sizes)};
+          text: size('node'), label: size('edge')};
 }"""
 
 # A chapter's listings and printed output whose longest line is cut at 1280 px (a reader would scroll sideways).
@@ -158,7 +159,7 @@ def describe(violation: dict[str, Any]) -> str:
     return f"{violation['id']} on {len(nodes)} element(s), e.g. {targets}: {first}"
 
 
-def misfits(figure: dict[str, Any], smallest: float) -> list[str]:
+def misfits(figure: dict[str, Any], smallest: float, smallest_label: float) -> list[str]:
     """What keeps a measured figure from fitting: outside the article, scrolling sideways, text too small."""
     found = []
     if figure["left"] < -1 or figure["right"] < -1:
@@ -167,20 +168,22 @@ def misfits(figure: dict[str, Any], smallest: float) -> list[str]:
         found.append(f"scrolls sideways ({figure['hidden']:.0f} px hidden)")
     if figure["text"] < smallest - 0.05:  # a drawing shown at exactly half size has 8 px text, give or take a rounding
         found.append(f"node text {figure['text']:.1f} px tall (at least {smallest:g})")
+    if figure["label"] is not None and figure["label"] < smallest_label - 0.05:  # None: no edge has a label
+        found.append(f"edge labels {figure['label']:.1f} px tall (at least {smallest_label:g})")
     return found
 
 
-def figures_that_do_not_fit(tab: Any, width: int, smallest: float) -> list[str]:
+def figures_that_do_not_fit(tab: Any, width: int, smallest: float, smallest_label: float) -> list[str]:
     """Every graph figure of the page measured at the window's current width; a player's graph that cannot fit
     the page may instead open full screen, where it must."""
     failures = []
     for figure in tab.evaluate(MEASURE):
-        found = misfits(figure, smallest)
+        found = misfits(figure, smallest, smallest_label)
         if found and figure["fullscreen"]:
             player = f"#{figure['fullscreen']}"
             tab.click(f"{player} [data-gg-action=fullscreen]")
             full = tab.evaluate(MEASURE_FULLSCREEN, figure["fullscreen"])
-            found = [f"full screen: {problem}" for problem in misfits(full, smallest)]
+            found = [f"full screen: {problem}" for problem in misfits(full, smallest, smallest_label)]
             tab.keyboard.press("Escape")
             tab.evaluate("id => document.getElementById(id).ggClose()", figure["fullscreen"])
         failures += [f"{width} px, figure {figure['index']} ({figure['title']}): {problem}" for problem in found]
@@ -216,13 +219,13 @@ def test_page_is_accessible_loads_cleanly_and_fits_a_desktop_and_a_phone(
     tab.evaluate(MARK_REPEATS)
     problems += [f"dark: {describe(v)}" for v in axe.run(tab, AXE_CONTEXT, COLOUR_RULES).response["violations"]]
 
-    width, smallest = SCREENS[1]
+    width, smallest, smallest_label = SCREENS[1]
     tab.set_viewport_size({"width": width, "height": 800})  # a phone
     widths = tab.evaluate(OVERFLOW)
     if widths["document"] > widths["viewport"]:
         problems.append(f"at {width} px the document is wider than the phone: {widths}")
     if measured:
-        problems += figures_that_do_not_fit(tab, width, smallest)
+        problems += figures_that_do_not_fit(tab, width, smallest, smallest_label)
         # No figure needs to scroll, but each graph box still can (a reader's own wider graph).
         fixed = tab.evaluate(
             "[...document.querySelectorAll('.gg-scroll')].filter(box => box.offsetWidth)"

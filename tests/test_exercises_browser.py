@@ -28,13 +28,14 @@ LIMIT_S = 3
 
 BROKEN = {
     # exercise: (change to its solution, what the verdict must say, the marked edge's label, or None)
-    "divide": (("dq_dv = -u.data", "dq_dv = u.data"), "The edge ∂q/∂v is wrong", "✗ ∂q/∂v = "),
-    "tanh": (("1.0 - t * t", "1.0 + t * t"), "The edge ∂t/∂u is wrong", "✗ ∂t/∂u = "),
-    "power": (("k * u.data ** (k - 1)", "k * u.data ** k"), "The edge ∂p/∂u is wrong", "✗ ∂p/∂u = "),
-    "sigmoid": (("s * (1.0 - s)", "s * s"), "The edge ∂s/∂z is wrong", "✗ ∂s/∂z = "),
-    "order": (("[x, a, p, b, q, L]", "[x, a, p, q, b, L]"), "q is at position 3, before its parent b", "✗ ∂q/∂b = "),
-    "backward": (("link.value.grad += contribution", "link.value.grad = contribution"), "was lost", "✗ ∂L/∂w = "),
+    "divide": (("dq_dv = -u.data", "dq_dv = u.data"), "The edge ∂q/∂v is wrong", "✗ ∂q/∂v"),
+    "tanh": (("1.0 - t * t", "1.0 + t * t"), "The edge ∂t/∂u is wrong", "✗ ∂t/∂u"),
+    "power": (("k * u.data ** (k - 1)", "k * u.data ** k"), "The edge ∂p/∂u is wrong", "✗ ∂p/∂u"),
+    "sigmoid": (("s * (1.0 - s)", "s * s"), "The edge ∂s/∂z is wrong", "✗ ∂s/∂z"),
+    "order": (("[x, a, p, b, q, L]", "[x, a, p, q, b, L]"), "q is at position 3, before its parent b", "✗ ∂q/∂b"),
+    "backward": (("link.value.grad += contribution", "link.value.grad = contribution"), "was lost", "✗ ∂L/∂w"),
     "train-step": (("new_w = w - lr * wv.grad", "new_w = w + lr * wv.grad"), "a step up the gradient", None),
+    "forward": (("tangent[node] += tangent", "tangent[node] = tangent"), "is missing", "✗ ∂L/∂w"),
 }
 
 

@@ -19,6 +19,8 @@ from glassgrad.viz import (  # noqa: E402
     show_order_walk,
     show_parent_link,
 )
+from glassgrad.viz.boxes import Arrow, Box, draw_boxes  # noqa: E402
+from glassgrad.viz.html import escape  # noqa: E402
 
 
 def sum_of(leaves: int) -> Value:
@@ -172,6 +174,22 @@ def test_hostile_labels_and_a_long_op_draw_in_every_figure(label) -> None:
         else:
             assert label.translate({c: "\ufffd" for c in (0xFFFE, 0xFFFF, 0xD800, 0xDFFF)}) in html
     assert "o" * 11 + "…" in str(draw_graph(m))  # the op circle
+
+
+@pytest.mark.parametrize("blank", ["\r", "\n", "\t", "\r\n", " \t "])
+def test_labels_and_ops_of_only_blanks_draw_in_every_figure(blank) -> None:
+    """Graphviz refuses a label text of nothing but tabs and line breaks: every figure draws it as spaces."""
+    w, x = Value(2.0, blank), Value(3.0, "x")
+    m = w * x
+    m.op, m.label = blank, "m"
+    for figure in (show_parent_link(m), draw_graph(m, mark=[m], mark_label=blank), draw_graph(m, rankdir="TB")):
+        assert f'data-gg-label="{escape(blank)}"' in str(figure) or isinstance(figure, type(show_parent_link(m)))
+    for figure in (animate_order(m), animate_backward(m), show_complete_state(m), show_order_walk(m)):
+        assert str(figure)
+    boxes = draw_boxes(
+        [Box("a", ((blank, "label"), (blank, "data")))], [Arrow("a", "a", blank)], title=blank, id_prefix="b"
+    )
+    assert 'id="b-box-a"' in str(boxes)
 
 
 def test_order_violations_lists_each_wrong_pair_once() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 import xml.etree.ElementTree as ET
 
@@ -16,6 +17,7 @@ from glassgrad.viz import (
     GraphFigure,
     GraphIds,
     HtmlFragment,
+    animate_order,
     draw_graph,
     escape,
     fmt,
@@ -48,6 +50,11 @@ def by_id(root: ET.Element) -> dict[str, ET.Element]:
 
 def texts(group: ET.Element, css_class: str) -> list[str]:
     return [text_of(t) for t in group.iter(f"{SVG}text") if css_class in (t.get("class") or "").split()]
+
+
+def edge_label(group: ET.Element) -> str:
+    """An edge's label as read: its lines (a left-to-right drawing breaks it before "="), spaces trimmed, joined."""
+    return " ".join(text.strip() for text in texts(group, "gg-t-local"))
 
 
 @pytest.fixture
@@ -140,8 +147,8 @@ def test_edge_labels_are_the_live_local_gradients():
     checked = 0
     for i, node in enumerate(order):
         for k, link in enumerate(node.parents):
-            label = texts(elements[f"s-edge-{i}-{k}"], "gg-t-local")
-            assert label == [f"∂{node.label}/∂{link.value.label} = {link.local_grad:g}"]
+            label = edge_label(elements[f"s-edge-{i}-{k}"])
+            assert label == f"∂{node.label}/∂{link.value.label} = {link.local_grad:g}"
             checked += 1
     assert checked == len(backward(nodes["L"])) == 11
 
@@ -223,6 +230,38 @@ def test_graph_output_is_deterministic_and_prefixes_differ_by_content(linear):
     backward(other["L"])
     prefixes = {draw_graph(nodes["L"]).prefix, before.prefix, draw_graph(other["L"]).prefix}
     assert len(prefixes) == 3
+
+
+def test_every_option_of_a_drawing_gives_it_ids_of_its_own(linear):
+    """Two figures of one graph on a page that differ in any option have different ids; the same options, the same."""
+    nodes, _ = linear
+    other = {  # one other value for each option of draw_graph: a new option must be added here
+        "show_grad": False,
+        "min_width": 200,
+        "caption_text": "a caption",
+        "max_values": 100,
+        "max_links": 100,
+        "max_layout": 1000,
+        "rankdir": "TB",
+        "mark": [nodes["m"]],
+        "mark_label": "a frame",
+        "wrong_edges": [(nodes["m"], 0)],
+        "tangents": {nodes["w"]: 1.0},
+    }
+    options = [name for name in inspect.signature(draw_graph).parameters if name not in ("root", "id_prefix")]
+    assert sorted(other) == sorted(options)
+    plain = draw_graph(nodes["L"]).prefix
+    prefixes = {name: draw_graph(nodes["L"], **{name: value}).prefix for name, value in other.items()}
+    assert plain not in prefixes.values() and len(set(prefixes.values())) == len(prefixes), prefixes
+
+    def player_prefix(**options: object) -> str:
+        return re.search(r'id="([\w-]+)-player"', str(animate_order(nodes["L"], **options))).group(1)
+
+    player = {"title": "another title", "min_width": 200, "max_values": 50, "rankdir": "TB"}
+    assert sorted(player) == sorted(set(inspect.signature(animate_order).parameters) - {"root", "id_prefix"})
+    assert (
+        len({player_prefix(), *(player_prefix(**{name: value}) for name, value in player.items())}) == len(player) + 1
+    )
     assert draw_graph(nodes["L"], id_prefix="forced").prefix == "forced"
     with pytest.raises(ValueError):
         draw_graph(nodes["L"], id_prefix='x" onload="alert(1)')
@@ -233,11 +272,7 @@ def test_shared_operand_draws_two_edges_into_one_op():
     r = multiply(w, w, "r")
     backward(r)
     elements = by_id(parse(draw_graph(r, id_prefix="sq")))
-    assert (
-        [text.strip() for text in texts(elements["sq-edge-1-0"], "gg-t-local")]
-        == [text.strip() for text in texts(elements["sq-edge-1-1"], "gg-t-local")]
-        == [f"∂r/∂w = {w.data:g}"]
-    )
+    assert edge_label(elements["sq-edge-1-0"]) == edge_label(elements["sq-edge-1-1"]) == f"∂r/∂w = {w.data:g}"
     assert texts(elements["sq-node-0"], "gg-t-grad") == [f"grad {w.grad:g}"] == ["grad 4"]
 
 
@@ -271,7 +306,7 @@ def test_a_label_of_40_characters_is_shown_whole_and_one_of_41_is_cut():
     assert texts(elements[f"t-node-{order.index(out.parents[1].value)}"], "gg-t-label") == ["x" * 39 + "…"]
     tooltips = [text_of(title) for title in figure.iter(f"{SVG}title")]
     assert cut in tooltips and whole not in tooltips  # only a cut label has its whole text as a tooltip
-    assert [text_of(t) for t in figure.iter(f"{SVG}text") if "∂out/∂" in text_of(t)] == [
+    assert [edge_label(elements[f"t-edge-{order.index(out)}-{k}"]) for k in (0, 1)] == [
         f"∂out/∂{whole} = 3",
         f"∂out/∂{'x' * 39}… = 2",
     ]

@@ -218,10 +218,10 @@ class Value:
         return (_shell, (self.data, self.label, self.op, type(self)), (prelude, self.grad, links, end, extra))
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        _, self.grad, links, *rest = state  # pickles written before 0.x hold (prelude, grad, links)
+        _, self.grad, links, _, extra = state  # (prelude, grad, links, end, extra): see __reduce__
         self.parents = [ParentLink(parent, local) for parent, local in links]
-        if rest and rest[1]:
-            self.__dict__.update(rest[1])
+        if extra:
+            self.__dict__.update(extra)
 
     def __copy__(self) -> Value:
         """A new value with the same number, label, op, grad and parents (new links to the same parent objects)."""

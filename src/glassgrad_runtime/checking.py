@@ -3,10 +3,59 @@
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
+import glassgrad.examples  # noqa: F401  (the checker's reference graphs: imported before any program runs)
 from glassgrad.exercises import Verdict, check
 from glassgrad_runtime.program import Program
+
+TRUSTED = (
+    "builtins",
+    "math",
+    "random",
+    "glassgrad",
+    "glassgrad.autograd",
+    "glassgrad.examples",
+    "glassgrad.exercises",
+    "glassgrad.ops",
+    "glassgrad.scratch",
+    "glassgrad.value",
+    "glassgrad_runtime.checking",
+    "glassgrad_runtime.program",
+)
+"""The modules the checker relies on: a program checked must leave them (and their classes) as they are."""
+
+Snapshot = dict[str, object]
+
+
+def snapshot(
+    _vars: Any = vars, _isinstance: Any = isinstance, _type: Any = type, _list: Any = list, _getattr: Any = getattr
+) -> Snapshot:
+    """Every attribute of the `TRUSTED` modules and of the classes they define, by ``module.name``.
+
+    (The builtins it calls are bound when this module is imported: a program may have replaced them.)
+    """
+    found: Snapshot = {}
+    for name in TRUSTED:
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        for key, value in _list(_vars(module).items()):
+            found[f"{name}.{key}"] = value
+            if _isinstance(value, _type) and _getattr(value, "__module__", None) == name:
+                for attr, member in _list(_vars(value).items()):
+                    found[f"{name}.{key}.{attr}"] = member
+    return found
+
+
+def changed(before: Snapshot) -> str | None:
+    """The first attribute a program replaced, added or removed since `before` (None when it changed none)."""
+    after = snapshot()
+    for key in {**before, **after}:
+        if before.get(key, before) is not after.get(key, after):
+            return key
+    return None
 
 
 def _number(x: object) -> float | None:

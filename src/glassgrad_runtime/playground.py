@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from glassgrad_runtime.program import safe_repr
+from glassgrad.exercises import safe_repr
 
 MAX_NODES = 40
 """The largest graph the playground draws (bigger drawings are unreadable and slow to lay out)."""
@@ -100,11 +100,12 @@ def run_result(namespace: dict[str, Any], prefix: str | None) -> dict[str, str]:
         f"{caption(node, order.index(node))}.grad = {fmt(node.grad)}" for node in leaves
     )
     try:
+        # Top to bottom, as the chapters draw their graphs: narrow enough for a phone, the text full size.
         if steps:
-            figure = str(animate_backward(root, steps, id_prefix=prefix))
+            figure = str(animate_backward(root, steps, id_prefix=prefix, rankdir="TB"))
         else:
-            figure = str(draw_graph(root, id_prefix=prefix))
-        order_player = animate_order(root, id_prefix=f"{prefix}-order" if prefix else None)
+            figure = str(draw_graph(root, id_prefix=prefix, rankdir="TB"))
+        order_player = animate_order(root, id_prefix=f"{prefix}-order" if prefix else None, rankdir="TB")
         cards = str(show_complete_state(root))
     except Exception as error:  # the graph was built by the reader's code: say what could not be drawn
         return {"error": f"The graph of L could not be drawn: {type(error).__name__}: {error}"}

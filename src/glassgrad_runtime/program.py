@@ -11,17 +11,6 @@ FILENAME = "<program>"
 """The file name a reader's program is compiled under: messages find the reader's lines by it."""
 
 
-def safe_repr(thing: object, limit: int = 60) -> str:
-    """``repr(thing)`` cut to `limit` characters, or its type's name when its ``__repr__`` fails."""
-    try:
-        text = repr(thing)
-    except BaseException:  # the reader's class: a broken __repr__ must not break the message
-        return f"a {type(thing).__name__} object"
-    if not isinstance(text, str):
-        return f"a {type(thing).__name__} object"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def safe_str(error: BaseException) -> str:
     """``str(error)``, or nothing when the reader's exception cannot say what it is."""
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from glassgrad_runtime.checking import check_result
+from glassgrad_runtime.checking import changed, check_result, snapshot
 from glassgrad_runtime.playground import run_result
 from glassgrad_runtime.program import Program
 
@@ -28,9 +28,18 @@ def execute(
     Nothing the program does escapes as an exception: every error becomes a message naming its line.
     """
     program = Program(source, {} if namespace is None else namespace)
-    error = program.run()
     if exercise is None:
+        error = program.run()
         return {"error": error} if error is not None else run_result(program.namespace, prefix)
+    before = snapshot()
+    error = program.run()
     if error is not None:
         return {"passed": False, "message": error, "figure": ""}
+    replaced = changed(before)
+    if replaced is not None:
+        message = (
+            f"The program changed {replaced}, which the checker relies on: "
+            "leave glassgrad and Python's own modules as they are, and define only your answer."
+        )
+        return {"passed": False, "message": message, "figure": ""}
     return check_result(exercise, program, prefix, reveal, seed)

@@ -269,9 +269,9 @@ def animate_order(
         ValueError: for a graph of more than `max_values` values (default 100: every frame marks every
             value) or beyond `draw_graph`'s limits.
     """
+    options = {name: value for name, value in locals().items() if name not in ("root", "id_prefix")}  # the ids' source
     order = walk(root, max_values=max_values, max_links=MAX_LINKS, caller="animate_order")
-    head = f"order|{min_width}" + (f"|{rankdir}" if rankdir != "LR" else "")
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, False, head, "ggo")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, False, options, "ggo")
     figure = draw_graph(root, show_grad=False, min_width=min_width, id_prefix=prefix, rankdir=rankdir)
     ids = figure.ids
     shown = [short(name) for name in names(root, order).values()]
@@ -320,11 +320,12 @@ def animate_backward(
     Raises:
         ValueError: if `steps` were not logged from the graph of `root`.
     """
+    options = {name: value for name, value in locals().items() if name not in ("root", "id_prefix")}  # the ids' source
     if steps is None:
         from glassgrad.autograd import backward
 
         steps = backward(root)
-    steps = list(steps)
+    steps = options["steps"] = list(steps)  # an iterator is read once
     if steps and steps[0].output is not root:
         raise ValueError("the steps were not logged by backward(root): their first output is not root")
     if graph is not None:  # play on a figure the page already shows, and on its trace cards
@@ -333,8 +334,7 @@ def animate_backward(
         status = "After backward, as drawn: step forward to replay it from the start, one link at a time."
         return _player("backward", graph.prefix, title, body, frames, graph=graph.prefix, status=status)
     order = walk(root, max_values=MAX_VALUES, max_links=MAX_LINKS, caller="animate_backward")
-    head = f"backward|{min_width}" + (f"|{rankdir}" if rankdir != "LR" else "")
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, True, head, "ggb")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, True, options, "ggb")
     figure = draw_graph(root, show_grad=True, min_width=min_width, id_prefix=prefix, rankdir=rankdir)
     frames = backward_frames(root, steps, figure.ids, trace)
     body = (

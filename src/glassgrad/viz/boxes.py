@@ -19,8 +19,17 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from glassgrad.viz.graph import COLOURS, MIN_SCALE, TB_SCALE, digraph, figure_html, render_svg, svg_cleanup
-from glassgrad.viz.html import HtmlFragment, escape
+from glassgrad.viz.graph import (
+    COLOURS,
+    LAYOUTS,
+    Drawing,
+    check_rankdir,
+    digraph,
+    figure_html,
+    label_text,
+    render_svg,
+    svg_cleanup,
+)
 
 ROLES = ("grad", "local", "data", "label", "value")
 """Text roles a box line may take (``label``, ``data``, ``local``, ``grad``, ``value``): each is a palette colour."""
@@ -55,7 +64,8 @@ def _box_label(lines: Sequence[tuple[str, str]]) -> str:
     for number, (text, role) in enumerate(lines):
         if role not in ROLES:
             raise ValueError(f"unknown text role {role!r}; use one of {', '.join(ROLES)}")
-        body = f"<B>{escape(text)}</B>" if number == 0 else escape(text)
+        body = label_text(text, None)
+        body = f"<B>{body}</B>" if number == 0 else body
         rows.append(f'<TR><TD><FONT COLOR="{COLOURS[role]}">{body}</FONT></TD></TR>')
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{"".join(rows)}</TABLE>>'
 
@@ -70,7 +80,7 @@ def draw_boxes(
     rankdir: str = "LR",
     arrowheads_back: bool = False,
     min_width: int | None = None,
-) -> HtmlFragment:
+) -> Drawing:
     """Draw `boxes` joined by `arrows` as an inline SVG figure, deterministic for the same input.
 
     Element ids: ``{id_prefix}-box-{box.id}`` and ``{id_prefix}-arrow-{i}``, whose ``<g>`` carries
@@ -82,9 +92,9 @@ def draw_boxes(
         title: the SVG's accessible title.
         id_prefix: prefix of every element id (a letter, then letters, digits, ``_`` or ``-``).
         caption_text: an optional ``<figcaption>``.
-        rankdir: Graphviz layout direction (``"LR"`` left to right, ``"TB"`` top to bottom). A top-to-bottom
-            (or bottom-to-top) drawing is shown at most at `TB_SCALE` of its natural size, as `draw_graph`'s
-            is: drawn beside a graph of `draw_graph(..., rankdir="TB")`, the two have one text size.
+        rankdir: ``"LR"`` left to right or ``"TB"`` top to bottom, shown at the sizes `draw_graph`'s are
+            (`glassgrad.viz.graph.figure_html`): drawn beside a graph of ``draw_graph(..., rankdir="TB")``, the
+            two have one text size.
         arrowheads_back: draw each arrowhead at its source end: laid out source → target, the arrow
             reads target → source (for pointers against the forward direction, like ``next_functions``).
         min_width: the narrowest the drawing is scaled to, in CSS pixels. Default: half its natural width
@@ -100,10 +110,9 @@ def draw_boxes(
     for arrow in arrows:
         if arrow.source not in known or arrow.target not in known:
             raise ValueError(f"arrow {arrow.source!r} → {arrow.target!r} names a box that is not drawn")
-    if rankdir not in ("LR", "TB", "RL", "BT"):
-        raise ValueError(f"rankdir must be LR, TB, RL or BT, got {rankdir!r:.20}")
+    check_rankdir(rankdir, "draw_boxes")
 
-    dot = digraph(rankdir=rankdir, ranksep="0.35")
+    dot = digraph(**{**LAYOUTS[rankdir], "ranksep": "0.35"})
     element_attrs: dict[str, dict[str, object]] = {}
     for box in boxes:
         box_id = f"{id_prefix}-box-{box.id}"
@@ -113,7 +122,7 @@ def draw_boxes(
             id=box_id,
             shape="box",
             style="rounded,filled",
-            fillcolor="#f8fafc",
+            fillcolor=COLOURS["box"],
             margin="0.08,0.04",
             **{"class": box.css},
         )
@@ -121,25 +130,20 @@ def draw_boxes(
     for number, arrow in enumerate(arrows):
         arrow_id = f"{id_prefix}-arrow-{number}"
         extra = {"dir": "back"} if arrowheads_back else {}
-        label = f'<<FONT COLOR="{COLOURS["local"]}">{escape(arrow.label)}</FONT>>' if arrow.label else ""
+        label = f'<<FONT COLOR="{COLOURS["local"]}">{label_text(arrow.label, None)}</FONT>>' if arrow.label else ""
         dot.edge(
             f"{id_prefix}-box-{arrow.source}", f"{id_prefix}-box-{arrow.target}", label=label, id=arrow_id, **extra
         )
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, id_prefix)
-    full_size = natural
-    if rankdir in ("TB", "BT"):  # tall: at most TB_SCALE of its natural size, like draw_graph's
-        natural *= TB_SCALE
-    narrowest = min_width if min_width is not None else round(full_size * MIN_SCALE)
-    return HtmlFragment(
-        figure_html(
-            svg,
-            natural,
-            title=title,
-            prefix=id_prefix,
-            css="gg gg-graph gg-boxes",
-            narrowest=narrowest,
-            caption_text=caption_text,
-        )
+    return figure_html(
+        svg,
+        natural,
+        title=title,
+        prefix=id_prefix,
+        css="gg gg-graph gg-boxes",
+        rankdir=rankdir,
+        min_width=min_width,
+        caption_text=caption_text,
     )

@@ -14,7 +14,7 @@ def _g(name: str) -> str:
     return f"g<sub>{escape(name)}</sub>"
 
 
-def _partial(top: str, bottom: str) -> str:
+def _partial_text(top: str, bottom: str) -> str:
     """``∂top/∂bottom`` with both names escaped."""
     return f"∂{escape(top)}/∂{escape(bottom)}"
 
@@ -24,7 +24,7 @@ def step_card(number: int, step: Any, out: str, parent: str) -> str:
     return (
         f'<div class="gg-step-head"><span class="gg-step-no">{number}.</span>{escape(out)} → {escape(parent)}</div>'
         f'<div class="gg-step-calc"><span class="gg-upstream">{_g(out)} = {escape(fmt(step.upstream))}</span> × '
-        f'<span class="gg-local">{_partial(out, parent)} = {escape(fmt(step.local))}</span> = '
+        f'<span class="gg-local">{_partial_text(out, parent)} = {escape(fmt(step.local))}</span> = '
         f'<span class="gg-contribution">Δ{_g(parent)} = {escape(fmt(step.contribution))}</span></div>'
         f"<div><code>{escape(parent)}.grad</code>: {escape(fmt(step.before))} → "
         f'<span class="gg-grad">{escape(fmt(step.after))}</span></div>'
@@ -66,7 +66,7 @@ def show_backward_steps(
     step_id = (lambda n: f' id="{graph.prefix}-step-{n}"') if graph is not None else (lambda n: "")
     cards = [
         f'<p class="gg-seed"{step_id(0)} data-gg-step="0">Seed: <code>{escape(root_name)}.grad</code> = '
-        f'{_partial(root_name, root_name)} = <span class="gg-grad">1</span></p>'
+        f'{_partial_text(root_name, root_name)} = <span class="gg-grad">1</span></p>'
     ]
     link_number: dict[Value, int] = {}
     for number, step in enumerate(steps, start=1):
@@ -108,7 +108,7 @@ def show_complete_state(root: Value) -> HtmlFragment:
         fields = (
             f"<dt>.data</dt><dd>{escape(fmt(node.data))}</dd>"
             f'<dt>.grad</dt><dd><span class="gg-grad">{escape(fmt(node.grad))}</span> '
-            f'<span class="gg-dim">(= {_partial(root_name, name)})</span></dd>'
+            f'<span class="gg-dim">(= {_partial_text(root_name, name)})</span></dd>'
             f"<dt>.op</dt><dd><code>{escape(short(repr(node.op)))}</code>{leaf}</dd>"
             f"<dt>.parents</dt><dd>{count} saved link{'' if count == 1 else 's'}</dd>"
         )
@@ -118,7 +118,7 @@ def show_complete_state(root: Value) -> HtmlFragment:
                 f"<dt>.parents[{k}]</dt><dd>ParentLink(value={escape(shown[link.value])})</dd>"
                 f"<dt>.value</dt><dd>{escape(shown[link.value])}</dd>"
                 f'<dt>.local_grad</dt><dd><span class="gg-local">{escape(fmt(link.local_grad))}</span> '
-                f'<span class="gg-dim">(= {_partial(name, shown[link.value])})</span></dd></dl>'
+                f'<span class="gg-dim">(= {_partial_text(name, shown[link.value])})</span></dd></dl>'
                 for k, link in enumerate(node.parents)
             )
         else:

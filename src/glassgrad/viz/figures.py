@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from glassgrad.viz.graph import (
     COLOURS,
     MAX_VALUES,
+    Drawing,
     Value,
     check_node,
     check_prefix,
@@ -14,6 +16,8 @@ from glassgrad.viz.graph import (
     digraph,
     figure_html,
     fingerprint,
+    key_value,
+    label_text,
     names,
     render_svg,
     svg_cleanup,
@@ -22,14 +26,13 @@ from glassgrad.viz.graph import (
 )
 from glassgrad.viz.html import HtmlFragment, caption, escape, fmt, short
 
-_GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
 MAX_SHOWN_LINKS = 50  # show_parent_link draws one row per link: more would not fit a page
 MAX_WALK_VALUES = 300  # show_order_walk indents each visit: its text grows with values × depth
 
 
 def show_parent_link(
     output: Value, k: int = 0, *, id_prefix: str | None = None, max_links: int = MAX_SHOWN_LINKS
-) -> HtmlFragment:
+) -> Drawing:
     """How one operation is stored: output v, its ``ParentLink``s, and the parents they point back to.
 
     For ``m = w × x`` and ``k = 0``, the highlighted link holds ``.value`` (w) and ``.local_grad``
@@ -69,21 +72,31 @@ def show_parent_link(
 
     dot = digraph(nodesep="0.35", ranksep="1.1")
     dot.node_attr["shape"] = "plain"
+
+    def local_text(other: Any) -> str:  # ".local_grad 3 (= ∂m/∂w)": the number and what it is
+        return f"{escape(fmt(other.local_grad))} (= ∂{label_text(v_name)}/∂{label_text(shown[other.value])})"
+
+    ink, dim, number, local = (COLOURS[role] for role in ("label", "data", "value", "local"))
+    row = '<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0"><TR>{}</TR></TABLE></TD></TR>'
+    v_name_markup = f'<FONT POINT-SIZE="13"><B>v = {label_text(v_name)}</B></FONT>'
     link_rows = "".join(
-        f'<TR><TD PORT="link{j}" ALIGN="LEFT" BORDER="{2 if j == k else 1}" COLOR="{_LOCAL if j == k else _DIM}">'
-        f'<FONT COLOR="{_INK}">.parents[{j}]: ParentLink</FONT><BR ALIGN="LEFT"/>'
-        f'<FONT COLOR="{_DIM}">.value → </FONT><FONT COLOR="{_NUMBER}">{escape(shown[other.value])}</FONT><BR ALIGN="LEFT"/>'
-        f'<FONT COLOR="{_DIM}">.local_grad </FONT><FONT COLOR="{_LOCAL}">{escape(fmt(other.local_grad))} '
-        f'(= ∂{escape(v_name)}/∂{escape(shown[other.value])})</FONT><BR ALIGN="LEFT"/></TD></TR>'
+        f'<TR><TD PORT="link{j}" ALIGN="LEFT" BORDER="{2 if j == k else 1}" COLOR="{local if j == k else dim}">'
+        '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0">'
+        f'<TR><TD COLSPAN="2" ALIGN="LEFT"><FONT COLOR="{ink}">.parents[{j}]: ParentLink</FONT></TD></TR>'
+        f"<TR>{key_value('.value →', label_text(shown[other.value]), dim, number)}</TR>"
+        f"<TR>{key_value('.local_grad', local_text(other), dim, local)}</TR></TABLE></TD></TR>"
         for j, other in enumerate(output.parents)
     )
     v_label = (
-        '<<TABLE BORDER="1" COLOR="#94a3b8" CELLBORDER="0" CELLSPACING="4" CELLPADDING="4" STYLE="rounded" BGCOLOR="#f8fafc">'
-        f'<TR><TD ALIGN="LEFT"><FONT COLOR="{_INK}" POINT-SIZE="13"><B>v = {escape(v_name)}</B></FONT>'
-        f'<FONT COLOR="{_DIM}">  output (child)</FONT></TD></TR>'
-        f'<TR><TD ALIGN="LEFT"><FONT COLOR="{_DIM}">.data </FONT><FONT COLOR="{_NUMBER}">{escape(fmt(output.data))}</FONT>'
-        f'<FONT COLOR="{_DIM}">   .grad </FONT><FONT COLOR="{_GRAD}">{escape(fmt(output.grad))}</FONT></TD></TR>'
-        f"{link_rows}</TABLE>>"
+        f'<<TABLE BORDER="1" COLOR="{COLOURS["edge"]}" CELLBORDER="0" CELLSPACING="4" CELLPADDING="4" STYLE="rounded" '
+        f'BGCOLOR="{COLOURS["box"]}">'
+        + row.format(key_value(v_name_markup, "output (child)", ink, dim))
+        + row.format(
+            key_value(".data", escape(fmt(output.data)), dim, number)
+            + '<TD WIDTH="12"></TD>'  # between two pairs, each drawn towards the other
+            + key_value(".grad", escape(fmt(output.grad)), dim, COLOURS["grad"])
+        )
+        + f"{link_rows}</TABLE>>"
     )
     dot.node(f"{id_prefix}-v", v_label, id=f"{id_prefix}-v", **{"class": "gg-storage-v"})
     first_slot: dict[Value, int] = {}  # w * w: one parent object, two links, one box
@@ -93,11 +106,10 @@ def show_parent_link(
             continue
         role = "u = " if j == k else ""
         u_label = (
-            '<<TABLE BORDER="1" COLOR="#94a3b8" CELLBORDER="0" CELLSPACING="2" CELLPADDING="3" STYLE="rounded" BGCOLOR="#f8fafc">'
-            f'<TR><TD><FONT COLOR="{_INK}" POINT-SIZE="13"><B>{role}{escape(shown[parent])}</B></FONT></TD></TR>'
-            f'<TR><TD><FONT COLOR="{_DIM}">parent (operand)</FONT></TD></TR>'
-            f'<TR><TD><FONT COLOR="{_DIM}">.data </FONT><FONT COLOR="{_NUMBER}">{escape(fmt(parent.data))}</FONT></TD></TR>'
-            "</TABLE>>"
+            f'<<TABLE BORDER="1" COLOR="{COLOURS["edge"]}" CELLBORDER="0" CELLSPACING="2" CELLPADDING="3" STYLE="rounded" '
+            f'BGCOLOR="{COLOURS["box"]}"><TR><TD COLSPAN="2"><FONT COLOR="{ink}" POINT-SIZE="13"><B>{role}{label_text(shown[parent])}</B></FONT></TD></TR>'
+            f'<TR><TD COLSPAN="2"><FONT COLOR="{dim}">parent (operand)</FONT></TD></TR>'
+            f"<TR>{key_value('.data', escape(fmt(parent.data)), dim, number)}</TR></TABLE>>"
         )
         dot.node(f"{id_prefix}-u-{j}", u_label, id=f"{id_prefix}-u-{j}", **{"class": "gg-storage-u"})
     for j, other in enumerate(output.parents):
@@ -108,7 +120,7 @@ def show_parent_link(
                 f"{id_prefix}-v",
                 id=f"{id_prefix}-forward-{j}",
                 style="dashed",
-                label=f'<<FONT COLOR="{_DIM}">forward: operand</FONT>>',
+                label=f'<<FONT COLOR="{dim}">forward: operand</FONT>>',
                 **{"class": "gg-forward"},
             )
         dot.edge(
@@ -116,9 +128,9 @@ def show_parent_link(
             u_node,
             id=f"{id_prefix}-link-{j}",
             constraint="false",
-            color=_LOCAL,
+            color=local,
             penwidth="2" if j == k else "1",
-            label=f'<<FONT COLOR="{_LOCAL}">.parents[{j}].value</FONT>>',
+            label=f'<<FONT COLOR="{local}">.parents[{j}].value</FONT>>',
             **{"class": "gg-pointer"},
         )
     title = f"{v_name} stores one ParentLink per operand; .parents[{k}] points back to {u_name}"
@@ -131,16 +143,14 @@ def show_parent_link(
         f'<span class="gg-contribution">edge contribution {escape(fmt(upstream * local))}</span>, '
         f"added to <code>{escape(u_name)}.grad</code>.</p>"
     )
-    return HtmlFragment(
-        figure_html(
-            svg,
-            natural,
-            title=title,
-            prefix=id_prefix,
-            css="gg gg-graph gg-storage",
-            narrowest=round(natural * 0.8),
-            after=update,
-        )
+    return figure_html(
+        svg,
+        natural,
+        title=title,
+        prefix=id_prefix,
+        css="gg gg-graph gg-storage",
+        min_width=round(natural * 0.8),
+        after=update,
     )
 
 

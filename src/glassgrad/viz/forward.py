@@ -127,6 +127,7 @@ def animate_forward(
     Raises:
         ValueError: if `steps` were not logged from the graph of `root`.
     """
+    options = {name: value for name, value in locals().items() if name not in ("root", "id_prefix")}  # the ids' source
     from glassgrad.autograd import trace_jvp
 
     log = trace_jvp(root, seeds) if steps is None else steps
@@ -134,9 +135,10 @@ def animate_forward(
     if tangents is None:  # a plain list of steps: the tangents of the pass it logged
         tangents = dict(trace_jvp(root, seeds).tangents)
     steps = list(log)
+    if options["steps"] is not None:
+        options["steps"] = steps  # an iterator is read once
     order = walk(root, max_values=MAX_VALUES, max_links=MAX_LINKS, caller="animate_forward")
-    head = f"forward|{min_width}|{rankdir}|{[seeds.get(node) for node in order]!r}"
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, False, head, "ggf")
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, False, options, "ggf")
     figure = draw_graph(root, tangents=tangents, min_width=min_width, id_prefix=prefix, rankdir=rankdir)
     frames = forward_frames(root, steps, seeds, figure.ids)
     body = (

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, Set
 from contextvars import ContextVar
 from typing import Any
 
@@ -124,6 +124,41 @@ def chips(names: Sequence[str], id_prefix: str | None = None, bad: Sequence[int]
     )
 
 
+NATURAL_TEXT_PX = 16.0  # node text at a drawing's natural size: Graphviz's 12 pt, 4/3 CSS px each
+MIN_SCALE = 0.5  # a drawing shrinks to fit its column down to half its natural size (node text 8 px), then scrolls
+TB_SCALE = (
+    0.8  # a top-to-bottom drawing is tall: shown at most at this fraction of its natural size (node text 12.8 px)
+)
+LAYOUTS = {"LR": {"ranksep": "0.2"}, "TB": {"rankdir": "TB", "ranksep": "0.15"}}
+"""The layouts a figure may take (`draw_graph`'s and `draw_boxes`' `rankdir`): the Graphviz attributes of each."""
+
+
+def check_rankdir(rankdir: str, caller: str) -> str:
+    """Return `rankdir` if it is one of `LAYOUTS` (``"LR"``, ``"TB"``); else ValueError naming `caller`."""
+    if rankdir not in LAYOUTS:
+        raise ValueError(f"{caller}: rankdir must be one of {', '.join(LAYOUTS)}, got {rankdir!r:.40}")
+    return rankdir
+
+
+class Drawing(HtmlFragment):
+    """A figure drawn by Graphviz: its markup `html` and the widths it is shown at, in CSS pixels.
+
+    `natural` is its width with node text 16 px tall; the page shows it at most `widest` wide and at
+    least `narrowest` (a narrower column scrolls it sideways). Layouts read these numbers
+    (`glassgrad.viz.layout`), so no one parses them back out of the markup.
+    """
+
+    __slots__ = ("natural", "widest", "narrowest")
+
+    def __init__(self, html: str, natural: float, widest: int, narrowest: int) -> None:
+        super().__init__(html)
+        self.natural, self.widest, self.narrowest = natural, widest, narrowest
+
+    def width_for(self, text_px: float) -> float:
+        """The width, in CSS pixels, at which its node text is `text_px` tall."""
+        return self.natural * text_px / NATURAL_TEXT_PX
+
+
 def figure_html(
     svg: str,
     natural: float,
@@ -131,54 +166,55 @@ def figure_html(
     title: str,
     prefix: str,
     css: str,
-    narrowest: int,
+    rankdir: str = "LR",
+    min_width: int | None = None,
     caption_text: str | None = None,
     attrs: str = "",
     after: str = "",
-) -> str:
-    """Wrap Graphviz SVG (from `svg_cleanup`) in the site's sideways-scrolling ``<figure>``.
+) -> Drawing:
+    """Wrap Graphviz SVG (from `svg_cleanup`) of natural width `natural` in the site's sideways-scrolling ``<figure>``.
 
-    The drawing scales between `narrowest` and its natural width (in CSS pixels); `after`
-    follows the drawing inside the figure, before the optional caption.
+    The drawing is shown at most at its natural size (`TB_SCALE` of it for a ``"TB"`` drawing, which is tall)
+    and at least at `MIN_SCALE` of it, or `min_width` CSS pixels when given; `after` follows the drawing
+    inside the figure, before the optional caption.
     """
-    widest = max(round(natural), narrowest)
+    narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
+    widest = max(round(natural * (TB_SCALE if check_rankdir(rankdir, "figure") == "TB" else 1.0)), narrowest)
     svg = svg.replace(
         '<svg role="img"',
         f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{widest}px" role="img"',
         1,
     )
     figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
-    return (
+    html = (
         f'<figure class="{css}" id="{prefix}" data-gg-prefix="{prefix}"{attrs}>'
         f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
         f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{after}{figcaption}</figure>'
     )
+    return Drawing(html, natural, widest, narrowest)
 
 
-FONT = "Helvetica,Arial,sans-serif"
+FONT = "Arial"  # Graphviz in WebAssembly knows its widths (it measures any other name as Times); `dot` draws it as Liberation Sans, same widths
 
-# The colours Graphviz draws with, by role. `svg_cleanup` gives each text, fill and stroke in one of them the
-# class ``gg-t-{role}``, ``gg-f-{role}`` or ``gg-s-{role}``, which the stylesheet maps to the palette's colour
-# (the colours themselves are the light palette's fallback).
+# The colours Graphviz draws with, by role: the one place figures name a colour. `svg_cleanup` gives each text,
+# fill and stroke in one of them the class ``gg-t-{role}``, ``gg-f-{role}`` or ``gg-s-{role}``, which the stylesheet
+# maps to the palette's colour (these are the light palette's, for a page without the stylesheet; one role each).
 COLOURS = {
     "grad": "#0f766e",
     "local": "#1d4ed8",
-    "data": "#64748b",
+    "data": "#576579",
     "label": "#111827",
     "value": "#1f2937",
     "box": "#f8fafc",
     "op": "#eef2ff",
-    "edge": "#94a3b8",
-    "mark": "#a16207",
+    "edge": "#7d8ba1",
+    "line": "#64748b",
+    "mark": "#806600",
     "bad": "#b91c1c",
 }
-_GRAD, _LOCAL, _DIM, _INK, _NUMBER = (COLOURS[role] for role in ("grad", "local", "data", "label", "value"))
 _ROLE = {colour: role for role, colour in COLOURS.items()}
 
-MIN_SCALE = 0.5  # a drawing shrinks to fit its column down to half its natural size (node text 8 px), then scrolls
 HIDDEN = "—"  # a value box's grad when ``show_grad=False``
-LAYOUTS = {"LR": {}, "TB": {"rankdir": "TB", "ranksep": "0.15"}}  # draw_graph's `rankdir`: Graphviz attributes of each
-TB_SCALE = 0.65  # a top-to-bottom drawing is tall: shown at most at this fraction of its natural size
 
 
 def digraph(**graph_attr: str) -> Any:
@@ -194,8 +230,8 @@ def digraph(**graph_attr: str) -> Any:
             "pad": "0.08",
             **graph_attr,
         },
-        node_attr={"fontname": FONT, "fontsize": "12", "color": "#94a3b8", "penwidth": "1.2"},
-        edge_attr={"fontname": FONT, "fontsize": "11", "color": "#64748b", "arrowsize": "0.7"},
+        node_attr={"fontname": FONT, "fontsize": "12", "color": COLOURS["edge"], "penwidth": "1.2"},
+        edge_attr={"fontname": FONT, "fontsize": "11", "color": COLOURS["line"], "arrowsize": "0.7"},
     )
 
 
@@ -250,13 +286,14 @@ class GraphIds:
         return f"{self.prefix}-out-{self._index[value]}"
 
 
-class GraphFigure(HtmlFragment):
-    """The fragment `draw_graph` returns: the markup `html` plus `ids`, the `GraphIds` of its elements."""
+class GraphFigure(Drawing):
+    """The fragment `draw_graph` returns: the markup `html` plus `ids`, the `GraphIds` of its elements, and the
+    widths it is shown at (`natural`, `widest`, `narrowest`, as for `Drawing`; 0 where there is no drawing)."""
 
     __slots__ = ("ids",)
 
-    def __init__(self, html: str, ids: GraphIds) -> None:
-        super().__init__(html)
+    def __init__(self, html: str, ids: GraphIds, *, natural: float = 0.0, widest: int = 0, narrowest: int = 0) -> None:
+        super().__init__(html, natural, widest, narrowest)
         self.ids = ids
 
     @property
@@ -265,10 +302,27 @@ class GraphFigure(HtmlFragment):
         return self.ids.prefix
 
 
-def graph_fingerprint(order: Sequence[Value], show_grad: bool, head: str, kind: str = "gg") -> str:
-    """A prefix derived from everything drawn: same graph → same ids; different graphs → different ids."""
+def _option_text(option: object, position: Mapping[Value, int]) -> str:
+    """`option` as text for `graph_fingerprint`: a value of the graph by its position, collections item by item."""
+    if isinstance(option, str | bytes):
+        return repr(option)
+    if all(hasattr(option, field) for field in ("data", "grad", "label", "op", "parents")):
+        return f"#{position.get(option, '?')}"
+    if isinstance(option, Mapping):
+        pairs = (f"{_option_text(key, position)}:{_option_text(item, position)}" for key, item in option.items())
+        return "{" + ",".join(sorted(pairs)) + "}"
+    if isinstance(option, Set):  # no order: its items sorted
+        return "{" + ",".join(sorted(_option_text(item, position) for item in option)) + "}"
+    if isinstance(option, Sequence):
+        return "[" + ",".join(_option_text(item, position) for item in option) + "]"
+    return repr(option)
+
+
+def graph_fingerprint(order: Sequence[Value], show_grad: bool, options: Mapping[str, object], kind: str = "gg") -> str:
+    """A prefix derived from everything drawn, every option of the drawing included (values of the graph by
+    their position): same graph and options → same ids; a different graph or any different option → different ids."""
     index = {node: i for i, node in enumerate(order)}
-    parts = [head]
+    parts = [_option_text(dict(options), index)]
     for node in order:
         links = ",".join(f"{index[link.value]}:{link.local_grad!r}" for link in node.parents)
         grad = repr(node.grad) if show_grad else ""
@@ -285,10 +339,18 @@ QUICK_LAYOUT = {"nslimit": "0.01", "nslimit1": "0.01", "mclimit": "0.1", "reminc
 """Graphviz settings for large graphs: bounded network-simplex and crossing-minimisation passes,
 straight edges. Graphviz's default layout takes minutes on a dense graph of 100 values."""
 OP_LIMIT = 12  # longer op symbols are cut with "…" in the operation circle
+_BLANKS = str.maketrans("\t\n\r", "   ")
 
 
-def _short(text: str) -> str:
-    return short(text, LABEL_LIMIT)
+def label_text(text: object, limit: int | None = LABEL_LIMIT) -> str:
+    """`text` as it shows in a Graphviz HTML-like label: cut to `limit` characters (`short`; ``None``: whole), escaped,
+    and tab, newline and carriage return drawn as spaces (Graphviz draws them so, and refuses a text of nothing else).
+
+    Examples:
+        >>> label_text("<b>"), label_text("\r"), label_text("x" * 50, 5)
+        ('&lt;b&gt;', ' ', 'xxxx…')
+    """
+    return escape(text if limit is None else short(text, limit)).translate(_BLANKS)
 
 
 def layout_cost(order: Sequence[Value]) -> int:
@@ -316,39 +378,62 @@ def layout_cost(order: Sequence[Value]) -> int:
     return cost
 
 
+def key_value(key: str, value: str, key_colour: str, value_colour: str) -> str:
+    """Two cells of a Graphviz HTML-like table: `key` aligned right, then `value` aligned left (both markup).
+
+    Two texts of two colours on one line are two ``<text>`` elements, placed where Graphviz measured the first to
+    end; a browser may draw it wider (the space after "data" vanished). Aligned towards each other, the two keep
+    the cells' padding between them, whatever the font.
+    """
+    return (
+        f'<TD ALIGN="RIGHT" CELLPADDING="2"><FONT COLOR="{key_colour}">{key}</FONT></TD>'
+        f'<TD ALIGN="LEFT" CELLPADDING="2"><FONT COLOR="{value_colour}">{value}</FONT></TD>'
+    )
+
+
 def _value_label(value: Value, index: int, show_grad: bool, tangents: Mapping[Value, float] | None = None) -> str:
     """Graphviz HTML-like label of a value box: name, data, grad (or its forward-mode tangent; every string escaped)."""
-    name = escape(_short(caption(value, index)))
+    name = label_text(caption(value, index))
     name = f"<B>{name}</B>" if value.label else f"<I>{name}</I>"
     word, grad = "grad", escape(fmt(value.grad)) if show_grad else HIDDEN
-    grad_colour = _GRAD if show_grad else _DIM
+    grad_colour = COLOURS["grad"] if show_grad else COLOURS["data"]
     if tangents is not None:  # forward mode: the same slot holds the tangent
-        word, grad, grad_colour = "tangent", escape(fmt(tangents[value])) if value in tangents else HIDDEN, _GRAD
+        word, grad_colour = "tangent", COLOURS["grad"]
+        grad = escape(fmt(tangents[value])) if value in tangents else HIDDEN
     return (
         '<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
-        f'<TR><TD><FONT COLOR="{_INK}" POINT-SIZE="13">{name}</FONT></TD></TR>'
-        f'<TR><TD><FONT COLOR="{_DIM}">data </FONT><FONT COLOR="{_NUMBER}">{escape(fmt(value.data))}</FONT></TD></TR>'
-        f'<TR><TD><FONT COLOR="{grad_colour}">{word} {grad}</FONT></TD></TR>'
+        f'<TR><TD COLSPAN="2"><FONT COLOR="{COLOURS["label"]}" POINT-SIZE="13">{name}</FONT></TD></TR>'
+        f"<TR>{key_value('data', escape(fmt(value.data)), COLOURS['data'], COLOURS['value'])}</TR>"
+        f'<TR><TD COLSPAN="2"><FONT COLOR="{grad_colour}">{word} {grad}</FONT></TD></TR>'
         "</TABLE>>"
     )
 
 
 def _local_label(
-    output: Value, parent: Value, local_grad: float, index: dict[Value, int], marked: bool = False, pad: str = ""
+    output: Value,
+    parent: Value,
+    local_grad: float,
+    index: dict[Value, int],
+    marked: bool = False,
+    pad: str = "",
+    wrap: bool = False,
 ) -> str:
     """Edge label ``∂m/∂w = 3`` as a Graphviz HTML-like label (``✗ ∂m/∂w = 3``, bold, for a marked edge).
 
+    `wrap` breaks it before "=" (a left-to-right drawing: each label widens the drawing by its width).
     `pad` is "before" or "after" for two edges between the same pair (``w * w``): Graphviz sets their labels
     side by side and measures ``∂`` narrower than browsers draw it, so the inner sides get a little space.
     """
-    out_name = escape(_short(caption(output, index[output])))
-    parent_name = escape(_short(caption(parent, index[parent])))
-    text = f"∂{out_name}/∂{parent_name} = {escape(fmt(local_grad))}"
+    out_name = label_text(caption(output, index[output]))
+    parent_name = label_text(caption(parent, index[parent]))
     space = "\u00a0\u00a0\u00a0"
-    text = space + text if pad == "before" else text + space if pad == "after" else text
+    lines = [f"{'✗ ' if marked else ''}∂{out_name}/∂{parent_name}", f"= {escape(fmt(local_grad))}"]
+    if not wrap:
+        lines = [" ".join(lines)]
+    text = "<BR/>".join(space + line if pad == "before" else line + space if pad == "after" else line for line in lines)
     if marked:
-        return f'<<FONT COLOR="{COLOURS["bad"]}"><B>✗ {text}</B></FONT>>'
-    return f'<<FONT COLOR="{_LOCAL}">{text}</FONT>>'
+        return f'<<FONT COLOR="{COLOURS["bad"]}"><B>{text}</B></FONT>>'
+    return f'<<FONT COLOR="{COLOURS["local"]}">{text}</FONT>>'
 
 
 def _data_attrs(attrs: dict[str, object]) -> str:
@@ -450,8 +535,9 @@ def draw_graph(
     """Draw the graph that produced `root`, left to right (or top to bottom), as inline SVG in a sideways-scrolling box.
 
     Value boxes show name, data and grad (or "—"); each operation is a circle with its symbol; each
-    parent → operation edge is labelled with its saved local derivative (``∂m/∂w = 3``). Names longer
-    than 40 characters are cut with "…" (the tooltip has them whole); large graphs get straight edges.
+    parent → operation edge is labelled with its saved local derivative (``∂m/∂w = 3``, on two lines left to
+    right, where each label widens the drawing). Names longer than 40 characters are cut with "…" (the tooltip
+    has them whole); large graphs get straight edges.
 
     Args:
         root: the output whose ancestors are drawn (usually the loss).
@@ -466,7 +552,7 @@ def draw_graph(
         max_layout: the most layout nodes (`layout_cost`) it asks Graphviz to place.
         rankdir: ``"LR"``, forward left to right (wide and low: a desktop column), or ``"TB"``, top to
             bottom (narrow and tall: a phone, or two graphs side by side). A ``"TB"`` drawing is shown
-            at most at `TB_SCALE` of its natural size (node text 10 px) and, unless `min_width` says
+            at most at `TB_SCALE` of its natural size (node text 12.8 px) and, unless `min_width` says
             otherwise, at least at half (8 px).
         mark: values whose operation is framed in one dashed box (``{prefix}-mark``, class ``gg-mark``),
             with every marked value that only marked values use: the part where two graphs differ.
@@ -485,25 +571,17 @@ def draw_graph(
         TypeError: if `root` is not a Value.
         KeyError, IndexError: if an edge of `wrong_edges` is not in the graph.
     """
-    if rankdir not in LAYOUTS:
-        raise ValueError(f"draw_graph: rankdir must be one of {', '.join(LAYOUTS)}, got {rankdir!r:.40}")
+    options = {name: value for name, value in locals().items() if name not in ("root", "id_prefix")}  # the ids' source
+    check_rankdir(rankdir, "draw_graph")
     order = walk(root, max_values=max_values, max_links=max_links, caller="draw_graph")
     cost = layout_cost(order)
     if cost > max_layout:
         raise too_big("draw_graph", root, "layout nodes (values, operations and edge bends)", max_layout, "max_layout")
     marked = set(mark)
-    head = f"{show_grad}|{min_width}|{caption_text!r}"
-    if tangents is not None:
-        head += f"|tangents {[tangents.get(node) for node in order]!r}"
-    if rankdir != "LR" or marked:  # a figure of another layout, or marked, gets ids of its own
-        head += f"|{rankdir}|{sorted(order.index(v) for v in marked if v in order)}|{mark_label!r}"
-    position = {node: i for i, node in enumerate(order)}
-    marks = sorted({(position[output], k) for output, k in wrong_edges})  # KeyError: an output not in this graph
-    if marks:
-        head += f"|wrong {marks}"
-    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, head)
+    index = {node: i for i, node in enumerate(order)}
+    marks = sorted({(index[output], k) for output, k in wrong_edges})  # KeyError: an output not in this graph
+    prefix = id_prefix if id_prefix is not None else graph_fingerprint(order, show_grad, options)
     ids = GraphIds(root, prefix, order)
-    index = ids._index
     for output, k in wrong_edges:
         ids.edge_id(output, k)  # IndexError: no such link
 
@@ -518,13 +596,14 @@ def draw_graph(
         if marked:
             marked_part.attr(
                 id=f"{prefix}-mark",
-                label=f"<{escape(mark_label)}>",
+                label=f"<{label_text(mark_label)}>",
                 style="dashed,rounded",
                 color=COLOURS["mark"],
                 fontcolor=COLOURS["mark"],
                 fontname=FONT,
                 fontsize="11",
                 labeljust="r",
+                margin="16",  # room for an edge label inside the frame, which browsers draw wider than dot measures
                 **{"class": "gg-mark"},
             )
         for node in order:
@@ -542,7 +621,7 @@ def draw_graph(
             id=node_id,
             shape="box",
             style="rounded,filled",
-            fillcolor="#f8fafc",
+            fillcolor=COLOURS["box"],
             margin="0.08,0.04",
             **{"class": role},
         )
@@ -552,11 +631,11 @@ def draw_graph(
         op_id = ids.op_id(node)
         dot.node(
             op_id,
-            f"<{escape(short(node.op or '?', OP_LIMIT))}>",
+            f"<{label_text(node.op or '?', OP_LIMIT)}>",
             id=op_id,
             shape="circle",
             style="filled",
-            fillcolor="#eef2ff",
+            fillcolor=COLOURS["op"],
             width="0.36",
             margin="0.02",
             **{"class": "gg-op"},
@@ -576,7 +655,7 @@ def draw_graph(
             dot.edge(
                 ids.node_id(link.value),
                 op_id,
-                label=_local_label(node, link.value, link.local_grad, index, is_marked, pads[k]),
+                label=_local_label(node, link.value, link.local_grad, index, is_marked, pads[k], rankdir == "LR"),
                 id=edge_id,
                 **style,
             )
@@ -593,28 +672,24 @@ def draw_graph(
         element_attrs[out_id] = {"output": i, "role": "out"}
 
     direction = "left to right" if rankdir == "LR" else "top to bottom"
-    title = f"Computation graph of {_short(caption(root, index[root]))}: {len(order)} values, forward {direction}"
+    title = f"Computation graph of {short(caption(root, index[root]))}: {len(order)} values, forward {direction}"
     for output, k in wrong_edges:
         parent = output.parents[k].value
-        title += f"; marked wrong: the edge ∂{_short(caption(output, index[output]))}/∂{_short(caption(parent, index[parent]))}"
+        title += f"; marked wrong: the edge ∂{short(caption(output, index[output]))}/∂{short(caption(parent, index[parent]))}"
     svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, prefix)
     svg = re.sub(
         r'(<g id="([\w-]+-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-grad")', r'\1 id="\2-grad"', svg, flags=re.S
     )
-    if rankdir == "TB":  # narrow and tall: at most TB_SCALE of its natural size, at least half unless told
-        natural *= TB_SCALE
-        narrowest = min_width if min_width is not None else round(natural * MIN_SCALE / TB_SCALE)
-    else:
-        narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
     grads = "tangents" if tangents is not None else "shown" if show_grad else "hidden"
-    html = figure_html(
+    drawing = figure_html(
         svg,
         natural,
         title=title,
         prefix=prefix,
         css="gg gg-graph",
-        narrowest=narrowest,
+        rankdir=rankdir,
+        min_width=min_width,
         caption_text=caption_text,
         attrs=f' data-gg-grads="{grads}" data-gg-rankdir="{rankdir}"',
     )
-    return GraphFigure(html, ids)
+    return GraphFigure(drawing.html, ids, natural=drawing.natural, widest=drawing.widest, narrowest=drawing.narrowest)

@@ -122,7 +122,7 @@ def _math(mrow: str) -> str:
     return f'<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow>{mrow}</mrow></math>'
 
 
-def _partial(top: str, bottom: str) -> str:
+def _partial_mathml(top: str, bottom: str) -> str:
     return _math(f"<mo>∂</mo>{top}<mo>/</mo><mo>∂</mo>{bottom}")
 
 
@@ -136,7 +136,7 @@ LEGEND_ITEMS = (
     (
         "local",
         "local",
-        f"{_partial('<mi>v</mi>', '<mi>u</mi>')}, saved in the <code>ParentLink</code> during the forward pass",
+        f"{_partial_mathml('<mi>v</mi>', '<mi>u</mi>')}, saved in the <code>ParentLink</code> during the forward pass",
     ),
     (
         "contribution",
@@ -147,7 +147,7 @@ LEGEND_ITEMS = (
     (
         "grad",
         "gradient",
-        "<code>.grad</code> after backward: " + _partial("<mi>L</mi>", '<mi mathvariant="normal">node</mi>'),
+        "<code>.grad</code> after backward: " + _partial_mathml("<mi>L</mi>", '<mi mathvariant="normal">node</mi>'),
     ),
 )
 """(CSS role, name, meaning) of each colour in `legend`, as markup; symbols are MathML like the prose's formulas."""

@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from glassgrad.viz.animate import PlayerFragment
+from glassgrad.viz.graph import Drawing, fingerprint
 from glassgrad.viz.html import HtmlFragment, escape
+
+DESKTOP_TEXT_PX = 12.0
+"""The smallest node text a layout shows a drawing at where it chooses (a desktop column): `wide_or_narrow` shows
+the wide rendering only where its text is at least this tall."""
 
 
 def _fragment(html: str, parts: Sequence[object]) -> HtmlFragment:
     """`html` as a fragment that, like the players among `parts`, brings the player script to Jupyter."""
     players = [part.data for part in parts if isinstance(part, PlayerFragment)]
     return PlayerFragment(html, {"kind": "group", "players": players}) if players else HtmlFragment(html)
-
-
-def _shown_width(figure: object) -> float:
-    """The widest a `draw_graph` figure is shown, in CSS pixels (its SVG's ``max-width``)."""
-    match = re.search(r'<svg style="[^"]*?max-width:([\d.]+)px', str(figure))
-    if match is None:
-        raise ValueError("side_by_side_graphs takes draw_graph figures")
-    return float(match.group(1))
 
 
 def side_by_side_graphs(
@@ -31,12 +27,14 @@ def side_by_side_graphs(
 ) -> HtmlFragment:
     """Graph figures in columns at one scale, top edges aligned, each column as wide as its figure.
 
-    The columns share the width in proportion to the figures' own widths, so every figure is drawn
-    at the same size per node, also on a phone (draw them with ``rankdir="TB"``: narrow and tall).
-    `titles` head the columns; `under` holds what goes under each figure (its trace, for example);
-    `label` names the group for screen readers.
+    The columns share the width in proportion to the figures' own widths (each `Drawing` carries its
+    own), so every figure is drawn at the same size per node, also on a phone (draw them with
+    ``rankdir="TB"``: narrow and tall); where a column is other markup (a figure with its player, say),
+    the columns share it equally. `titles` head the columns; `under` holds what goes under each figure
+    (its trace, for example); `label` names the group for screen readers.
     """
-    widths = [_shown_width(figure) for figure in figures]
+    drawn = all(isinstance(figure, Drawing) for figure in figures)
+    widths = [figure.widest if isinstance(figure, Drawing) and drawn else 1 for figure in figures]
     if len(titles) not in (0, len(figures)) or len(under) not in (0, len(figures)):
         raise ValueError("side_by_side_graphs: give one title and one `under` part per figure, or none")
     columns = " ".join(f"minmax(0, {width:g}fr)" for width in widths)
@@ -54,22 +52,38 @@ def side_by_side_graphs(
 
 
 def wide_or_narrow(wide: object, narrow: object) -> HtmlFragment:
-    """Two renderings of one figure: `narrow` where the column is narrower than 36em (a phone), else `wide`.
+    """Two renderings of one figure: `wide` where the column holds it with node text at least `DESKTOP_TEXT_PX`
+    (12 px) tall, else `narrow`; never `wide` in a column narrower than 600 px (a phone).
 
     For a figure that is drawn left to right on a desktop and top to bottom on a phone: only the one
-    that fits is displayed (the other is ``display: none``; give the two different id prefixes).
+    that fits is displayed (the other is ``display: none``; give the two different id prefixes). The
+    switch is a container query, so it needs no script: the fragment carries its own ``<style>`` for it
+    when `wide` is a `Drawing` (the width it needs depends on the drawing).
     """
-    return HtmlFragment(
-        f'<div class="gg gg-fit"><div class="gg-fit-wide">{wide}</div><div class="gg-fit-narrow">{narrow}</div></div>'
+    parts = f'<div class="gg-fit-wide">{wide}</div><div class="gg-fit-narrow">{narrow}</div>'
+    if not isinstance(wide, Drawing):
+        return HtmlFragment(f'<div class="gg gg-fit">{parts}</div>')
+    fit = fingerprint("ggfit", [str(wide), str(narrow)])
+    needed = wide.width_for(DESKTOP_TEXT_PX)
+    style = (
+        f"<style>@container (max-width: {needed - 0.01:.2f}px) {{ #{fit} > .gg-fit-wide {{ display: none }} "
+        f"#{fit} > .gg-fit-narrow {{ display: block }} }}</style>"
     )
+    return HtmlFragment(f'<div class="gg gg-fit" id="{fit}">{style}{parts}</div>')
 
 
 def beside(graph: object, *side: object) -> HtmlFragment:
     """A tall `graph` (``rankdir="TB"``) with the `side` parts that go with it (a player on it, its trace)
-    beside it on a wide screen, under it on a phone."""
+    beside it on a wide screen, under it on a phone.
+
+    On a wide screen the graph's column is as wide as the graph is shown at most, as long as the side keeps
+    18em: the graph's text is then as large as it gets.
+    """
     parts = "".join(str(part) for part in side)
+    width = f' style="--gg-beside-graph: {graph.widest}px"' if isinstance(graph, Drawing) else ""
     return _fragment(
-        f'<div class="gg gg-beside"><div class="gg-beside-graph">{graph}</div><div class="gg-beside-side">{parts}</div></div>',
+        f'<div class="gg gg-beside"{width}><div class="gg-beside-graph">{graph}</div>'
+        f'<div class="gg-beside-side">{parts}</div></div>',
         side,
     )
 
