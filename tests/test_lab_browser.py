@@ -7,6 +7,7 @@ additions and products as in Pyodide, no maths library involved), give the page'
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -95,6 +96,7 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     assert tab.is_visible("[data-lab=player] .gg-player")
     graph.evaluate("svg => svg.setAttribute('data-test-kept', 'yes')")
     before = graph.locator("g.gg-root .gg-t-grad, g.gg-value .gg-t-value").all_text_contents()
+    locals_before = graph.locator("g.gg-link .gg-t-local").all_text_contents()
     inspections = tab.evaluate("window.glassgrad.lab.timings.inspections")
     tab.click("[data-lab-do=step]")
     wait_step(tab, stopped + 1)
@@ -102,6 +104,9 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     tab.wait_for_function(f"window.glassgrad.lab.timings.inspections > {inspections}", timeout=WAIT)
     assert graph.get_attribute("data-test-kept") == "yes"  # the same drawing
     assert graph.locator("g.gg-root .gg-t-grad, g.gg-value .gg-t-value").all_text_contents() != before
+    locals_after = graph.locator("g.gg-link .gg-t-local").all_text_contents()
+    assert len(locals_after) == len(locals_before) and locals_after != locals_before
+    assert all(re.fullmatch(r"(∂\S+/∂\S+ )?= \S+|∂\S+/∂\S+", text) for text in locals_after), locals_after
     # The player replays the example's backward pass on it.
     tab.click("[data-lab=player] [data-gg-action=forward]")
     assert "Seed" in tab.inner_text("[data-lab=player] .gg-player-status") or "Start" in tab.inner_text(

@@ -383,10 +383,10 @@
           var grad = figure.querySelector("#" + id);
           if (grad && grad.textContent !== text) { grad.textContent = text; grad.classList.remove("gg-t-empty"); }
         } else {
-          var local = figure.querySelector("#" + id + " .gg-t-local");
-          if (local) {
-            var at = local.textContent.lastIndexOf(" = ");
-            var next = local.textContent.slice(0, at + 3) + text;
+          var locals = figure.querySelectorAll("#" + id + " .gg-t-local"), local = locals[locals.length - 1];
+          var at = local ? local.textContent.lastIndexOf("= ") : -1;  // "∂m/∂w = 3", or "∂m/∂w" above "= 3"
+          if (at >= 0) {
+            var next = local.textContent.slice(0, at + 2) + text;
             if (local.textContent !== next) local.textContent = next;
           }
         }
