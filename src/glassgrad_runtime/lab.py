@@ -234,12 +234,12 @@ class Lab:
         return loss
 
 
-LOSS_NAMES = {"×": "y·s", "+": "1 − y·s", "−": "1 − y·s", "σ": "σ(y·s)", "log": "log σ(y·s)"}
+LOSS_NAMES = {"×": "y·s", "+": "1−y·s", "−": "1−y·s", "σ": "σ(y·s)", "log": "logσ(y·s)"}
 """Display names of the nodes `example_loss` makes after the score s (the label's leaf is y); names change no number."""
 
 
 def _name_loss_nodes(loss: Value, score: Value) -> None:
-    """Name the nodes between the score and the loss as the page's formulas do (y, y·s, 1 − y·s, ...)."""
+    """Name the nodes between the score and the loss as the page's formulas do (y, y·s, 1−y·s, ...)."""
     stack, seen = [loss], set()
     while stack:
         node = stack.pop()
@@ -250,7 +250,7 @@ def _name_loss_nodes(loss: Value, score: Value) -> None:
         if not links and not node.label:
             node.label = "y" if any(link.value is score for link in _users(loss, node)) else f"{node.data:g}"
         elif not node.label:
-            node.label = "s − y" if node.op == "−" and links[0].value is score else LOSS_NAMES.get(node.op, "")
+            node.label = "s−y" if node.op == "−" and links[0].value is score else LOSS_NAMES.get(node.op, "")
         stack.extend(link.value for link in links)
 
 
