@@ -200,6 +200,56 @@ def test_a_wrong_training_step_says_which_weight(old: str, new: str, message: st
     assert verdict.expected == pytest.approx(leaf.item() - n["lr"] * leaf.grad.item(), rel=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        # Overwriting instead of adding: w * w keeps one of its two links' contributions.
+        ("tangent[node] += tangent", "tangent[node] = tangent", "is missing: add every link's contribution (+=)"),
+        ("tangent[link.value] * link.local_grad", "tangent[link.value]", "multiply each by its link's local_grad"),
+        ("tangent[node] += tangent", "tangent[node] -= tangent", "The sign is flipped"),
+        ("seeds.get(node, 0.0)", "0.0", "A leaf's tangent is its seed"),
+    ],
+    ids=["missing-accumulation", "no-local-grad", "wrong-sign", "no-seed"],
+)
+def test_a_wrong_forward_mode_names_the_value_and_the_edge(old: str, new: str, message: str) -> None:
+    verdict = check_program("forward", broken("forward", old, new), seed=5)
+    assert not verdict.passed
+    assert message in verdict.message
+    assert verdict.message.startswith("On w * w with the seeds w = ")
+    assert "tangent[link.value] × link.local_grad" in verdict.answer  # the rule waits in the answer
+
+
+def test_forward_modes_expected_tangent_is_pytorchs_jvp() -> None:
+    """The tangent the checker expects of L (w * w, w seeded) is torch.func.jvp's, and the marked edge is L's."""
+    torch = pytest.importorskip("torch")
+    verdict = check_program("forward", broken("forward", "tangent[node] += tangent", "tangent[node] = tangent"), seed=3)
+    seed = float(re.search(r"with the seeds w = (\S+),", verdict.message).group(1))
+    w_value = verdict.graph.parents[0].value.data
+    _, tangent = torch.func.jvp(
+        lambda w: w * w, (torch.tensor(w_value, dtype=torch.float64),), (torch.tensor(seed, dtype=torch.float64),)
+    )
+    assert verdict.expected == pytest.approx(tangent.item(), rel=1e-12)
+    assert verdict.given == pytest.approx(tangent.item() / 2, rel=1e-12)
+    assert verdict.marked == [(verdict.graph, 0)] and verdict.edge == "∂L/∂w"
+    assert (
+        "✗ ∂L/∂w" in marked_figure(verdict, "ggfw")
+        and marked_figure(verdict, "ggfw").count('data-gg-wrong="true"') == 1
+    )
+
+
+def test_the_forward_checkers_own_tangents_are_glassgrads_jvp() -> None:
+    """The reference forward mode of the checker agrees with glassgrad.jvp on chapter 1's graph, every value."""
+    import glassgrad
+    from glassgrad import exercises, scratch
+    from glassgrad.examples import linear_loss
+
+    ours, fast = linear_loss(scratch, w=-1.5, x=0.5, b=2.0, y=0.25), linear_loss(w=-1.5, x=0.5, b=2.0, y=0.25)
+    seeds = {"w": 1.0, "x": -2.0, "b": 0.5, "y": 3.0}
+    reference = exercises._reference_tangents(ours["L"], {id(ours[k]): t for k, t in seeds.items()})
+    for name in ours:
+        assert reference[id(ours[name])] == glassgrad.jvp(fast[name], {fast[k]: t for k, t in seeds.items()})
+
+
 def test_errors_in_the_readers_code_are_named_with_their_line() -> None:
     syntax = execute("def divide(u, v, label=''):\n    return (\n", exercise="divide")
     assert syntax["message"].startswith("Syntax error on line") and syntax["passed"] is False
@@ -321,6 +371,17 @@ MISTAKES = [
         "order",
         source("order").replace("order = [x, a, p, b, q, L]", "L.parents = ()\norder = [L]"),
         "The graph of L is not the starting code's (at L)",
+    ),
+    ("forward", "def tangents(root, seeds):\n    return [1.0]\n", "tangents returned [1.0] (a list); return a dict"),
+    (
+        "forward",
+        "def tangents(root, seeds):\n    root.parents = ()\n    return {root: 0.0}\n",
+        "your tangents changed L.parents. Forward mode only reads the links",
+    ),
+    (
+        "forward",
+        "def tangents(root, seeds):\n    return {root: 0.0}\n",
+        "the dict has no tangent for w: give every value one",
     ),
     (
         "train-step",

@@ -35,6 +35,7 @@ BROKEN = {
     "order": (("[x, a, p, b, q, L]", "[x, a, p, q, b, L]"), "q is at position 3, before its parent b", "✗ ∂q/∂b"),
     "backward": (("link.value.grad += contribution", "link.value.grad = contribution"), "was lost", "✗ ∂L/∂w"),
     "train-step": (("new_w = w - lr * wv.grad", "new_w = w + lr * wv.grad"), "a step up the gradient", None),
+    "forward": (("tangent[node] += tangent", "tangent[node] = tangent"), "is missing", "✗ ∂L/∂w"),
 }
 
 
