@@ -1,14 +1,17 @@
-"""The playground's first Run, measured in headless Chromium on a local server (`make bench`).
+"""The playground's and the exercises' Runs and Checks, measured in headless Chromium on a local server (`make bench`).
 
 Builds the site into a temporary folder (the notebook page shows its code only: the playground does not
 need it), serves it on 127.0.0.1 with Python's plain server (no compression), and opens the playground
-in a fresh browser profile each time (an empty cache, as a first visit). Reports, median of
-`--repeat` visits: the time from the click on Run to the linear preset's result when Run is the
-reader's first act; the same when the reader clicked into the editor three seconds before (the page
-starts fetching Python on that sign of intent); a second Run; the Run after a 100,000-value chain
-(which the worker frees one object at a time); and the bytes the first Run transferred, as served and
-as a gzip-compressing server would send them. A measurement, not a test: it fails only if the
-playground gives no result.
+in a fresh browser profile each time (an empty cache, as a first visit). Every Run and every Check gets
+a fresh Python (python-session.js), with a spare loading in the background. Reports, median of
+`--repeat` visits: the time from the click on Run to the linear preset's result when Run is the reader's
+first act; the same when the reader clicked into the editor three seconds before (the page starts
+loading Python on that sign of intent); a later Run, started 5 s after the previous one finished (goal:
+0.5 s at most); a Run right after Stop (Stop pressed 2 s into a program that never ends); the longest task
+a 30-million-character printed line gives the page (goal: under 200 ms); a Check on the exercises page 5 s
+after a click into its editor; and the bytes the first Run transferred, as served and
+as a gzip-compressing server would send them. A measurement, not a test: it fails only if the playground
+gives no result.
 
 Usage: `python scripts/bench_playground.py` (`--repeat N`, default 3).
 """
@@ -39,7 +42,10 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 INTENT_SECONDS = 3.0
-CHAIN = "from glassgrad.scratch import Value, multiply\nL = Value(1.0)\nfor _ in range(100_000):\n    L = multiply(L, Value(1.0001))\n"
+LATER_SECONDS = 5.0
+STOP_AFTER_SECONDS = 2.0
+FOREVER = "while True:\n    pass\n"
+LONG_LINE = 'print("x" * 30_000_000)\n'
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -56,12 +62,12 @@ def run_and_wait(page: Any) -> float:
 
 
 def visit(browser: Any, url: str, site: Path, *, intent: bool) -> dict[str, float]:
-    """One first visit in a fresh profile: the first Run's time and bytes, a second Run, the Run after a chain."""
+    """One first visit in a fresh profile: the first Run's time and bytes, a later Run, a Run after Stop, a Check."""
     context = browser.new_context()
     page = context.new_page()
     sizes: dict[str, int] = {}
     page.on("requestfinished", lambda request: sizes.__setitem__(request.url, request.sizes()["responseBodySize"]))
-    page.goto(url)
+    page.goto(url + "playground/")
     page.wait_for_load_state("load")
     before = set(sizes)
     linear = page.input_value("textarea")
@@ -78,13 +84,45 @@ def visit(browser: Any, url: str, site: Path, *, intent: bool) -> dict[str, floa
         path = site / name.split("/", 3)[3].split("?")[0]
         path = path / "index.html" if path.is_dir() else path
         compressed += len(gzip.compress(path.read_bytes(), 6)) if path.is_file() else loaded[name]
-    second = run_and_wait(page)
-    page.fill("textarea", CHAIN)
-    run_and_wait(page)
+    page.wait_for_timeout(LATER_SECONDS * 1000)
+    later = run_and_wait(page)
+    page.fill("textarea", FOREVER)
+    page.wait_for_timeout(LATER_SECONDS * 1000)
+    page.click("[data-gg-do=run]")
+    page.wait_for_function("document.querySelector('[data-gg-status]').textContent.startsWith('Running')")
+    page.wait_for_timeout(STOP_AFTER_SECONDS * 1000)
+    page.click("[data-gg-do=stop]")
     page.fill("textarea", linear)
-    after_chain = run_and_wait(page)
+    after_stop = run_and_wait(page)
+    # A 30-million-character line: the longest task it gives the page's main thread (longtask entries, >= 50 ms).
+    page.evaluate(
+        "() => { window.__ggLongest = 0; new PerformanceObserver(list => list.getEntries().forEach(entry =>"
+        " window.__ggLongest = Math.max(window.__ggLongest, entry.duration))).observe({type: 'longtask'}); }"
+    )
+    page.fill("textarea", LONG_LINE)
+    page.wait_for_timeout(LATER_SECONDS * 1000)
+    run_and_wait(page)
+    page.wait_for_timeout(500)
+    longest = page.evaluate("window.__ggLongest")
+    # The exercises page (the same profile: Python is in the browser's cache): a Check 5 s after a click in an editor.
+    page.goto(url + "exercises/")
+    box = page.locator('[data-gg-exercise="divide"]')
+    box.locator("textarea").focus()
+    page.wait_for_timeout(LATER_SECONDS * 1000)
+    started = time.perf_counter()
+    box.get_by_role("button", name="Check").click()
+    box.locator(".gg-ex-verdict").wait_for(timeout=180_000)
+    check = time.perf_counter() - started
     context.close()
-    return {"first": first, "second": second, "after_chain": after_chain, "served": served, "gzip": compressed}
+    return {
+        "first": first,
+        "later": later,
+        "after_stop": after_stop,
+        "check": check,
+        "longest": longest,
+        "served": served,
+        "gzip": compressed,
+    }
 
 
 def main() -> None:
@@ -107,7 +145,7 @@ def main() -> None:
         )
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_port}/playground/"
+        url = f"http://127.0.0.1:{server.server_port}/"
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -122,14 +160,23 @@ def main() -> None:
         return statistics.median(run[key] for run in runs)
 
     print(
-        f"\n## Playground: first Run (headless Chromium, local server, {os.cpu_count()} cores, median of {args.repeat})\n"
+        f"\n## Playground and exercises: Runs and Checks (headless Chromium, local server, {os.cpu_count()} cores, "
+        f"median of {args.repeat} visits; each Run and Check in a fresh Python)\n"
     )
     print("| measure | value |")
     print("| --- | --- |")
-    print(f"| first Run, Run as the reader's first act | {median(cold, 'first'):.1f} s |")
+    print(f"| first Run, Run as the reader's first act (cold cache) | {median(cold, 'first'):.1f} s |")
     print(f"| first Run, {INTENT_SECONDS:.0f} s after a click in the editor | {median(warm, 'first'):.1f} s |")
-    print(f"| second Run | {median(cold + warm, 'second'):.2f} s |")
-    print(f"| Run after a 100,000-value chain | {median(cold + warm, 'after_chain'):.2f} s |")
+    print(
+        f"| a later Run, {LATER_SECONDS:.0f} s after the previous one finished | {median(cold + warm, 'later'):.2f} s |"
+    )
+    print(
+        f"| a Run right after Stop ({STOP_AFTER_SECONDS:.0f} s into a program) | {median(cold + warm, 'after_stop'):.2f} s |"
+    )
+    print(f"| a Check, {LATER_SECONDS:.0f} s after a click in its editor | {median(cold + warm, 'check'):.2f} s |")
+    print(
+        f"| longest main-thread task while a 30-million-character line is shown | {max(r['longest'] for r in cold + warm):.0f} ms |"
+    )
     print(f"| transferred by the first Run, as served | {median(cold, 'served') / 1e6:.1f} MB |")
     print(f"| the same from a gzip-compressing server | {median(cold, 'gzip') / 1e6:.1f} MB |")
 

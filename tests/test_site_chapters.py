@@ -299,3 +299,23 @@ def test_chapter_3_is_shorter_than_chapter_2_and_both_fit_10000_px(visit: Callab
         heights[page] = tab.evaluate("document.documentElement.scrollHeight")
     print(f"page heights at 1280 px: {heights}")  # shown with -s, and in the report
     assert heights[CHAPTER_3] < heights[CHAPTER_2] <= 10_000, heights
+
+
+# Texts of chapter 3's graphs that straddle the gold frame around the sigmoid (one corner in, one out).
+STRADDLING = """() => [...document.querySelectorAll('article svg g.gg-mark')].map(mark => {
+  const frame = mark.querySelector('path, polygon').getBoundingClientRect();
+  const inside = (x, y) => x > frame.left && x < frame.right && y > frame.top && y < frame.bottom;
+  return [...mark.closest('svg').querySelectorAll('text')].filter(text => {
+    const b = text.getBoundingClientRect();
+    const corners = [inside(b.left, b.top), inside(b.right, b.top), inside(b.left, b.bottom), inside(b.right, b.bottom)];
+    return corners.some(Boolean) && !corners.every(Boolean);
+  }).map(text => text.textContent);
+})"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 375])
+def test_chapter_3_frames_hold_their_labels(visit: Callable[..., Visit], width: int) -> None:
+    tab = visit(CHAPTER_3, viewport={"width": width, "height": 900}).page
+    tab.evaluate("document.fonts.ready")
+    assert tab.evaluate(STRADDLING) == [[], []]

@@ -1,14 +1,10 @@
 // The exercises page: each exercise's code block becomes an editor with Check, Stop and Reset.
-// Check runs the reader's code in the playground's Web Worker (the same Pyodide, clean state per run,
-// time limit and Stop) against glassgrad.exercises, and shows the answer as text and the marked graph
-// through the playground's sanitizer; hints open one at a time; solved exercises are kept in localStorage.
+// Check runs the reader's code through python-session.js (a fresh Python per Check, the time limit, Stop)
+// against glassgrad.exercises, and shows the answer as text and the marked graph through python.sanitize;
+// hints open one at a time; solved exercises are kept in localStorage.
 (function () {
   "use strict";
 
-  var script = document.currentScript;
-  var scriptUrl = script ? script.src : "";
-  var DEFAULT_LIMIT_S = 10;
-  var MAX_PRINTED = 20000;  // characters of printed output kept on screen
   var SOLVED_KEY = "glassgrad-exercises-solved";
   var CODE_KEY = "glassgrad-exercises-code";
   var stopPrevious = null;  // the last page's Python: ended when instant navigation leaves the page
@@ -30,91 +26,14 @@
     return node;
   }
 
-  // One Python for the whole page: the playground's Web Worker and its protocol (described at the top of
-  // playground-worker.js), started by the first Check. Only this worker's private port is read, and only
-  // the answer carrying the current check's secret id ends that check.
-  function Python(limit, onDone) {
-    var session = null, runId = null, timer = null, current = null, checks = 0;
-
-    function start() {
-      var mine = window.glassgrad.openPython(
-        function (data) { if (session === mine) receive(data); },
-        function (message) {
-          if (session !== mine) return;
-          stop();  // no quiet restart here: a worker that cannot start would fail again at once
-          finish({ error: "Python could not start: " + message + ". Press Check to try again." }, false);
-        });
-      session = mine;
-    }
-    function stop() {
-      if (timer) window.clearTimeout(timer);
-      timer = null;
-      runId = null;
-      if (session) session.close();
-      session = null;
-    }
-    function finish(result, restart) {
-      var asker = current;
-      current = null;
-      runId = null;
-      if (timer) window.clearTimeout(timer);
-      timer = null;
-      if (restart) {
-        // A stopped check takes its Python with it: start a fresh one now, quietly, so the next Check is quick.
-        stop(); start(); session.port.postMessage({ type: "load" });
-      }
-      if (asker) onDone(asker, result);
-    }
-    function receive(message) {
-      if (!current || !message || typeof message !== "object") return;
-      var mine = runId !== null && message.id === runId;
-      if (message.type === "progress" && typeof message.text === "string") current.say(message.text);
-      else if (message.type === "running" && mine && !timer) {
-        current.say("Checking… (stopped after " + limit + " s)");
-        timer = window.setTimeout(function () {
-          finish({ error: "Stopped: the check ran for more than " + limit + " s. Is there a loop that never ends?" }, true);
-        }, limit * 1000);
-      } else if (message.type === "output" && mine && Array.isArray(message.chunks)) {
-        current.print(message.chunks);
-      } else if (message.type === "result" && mine) finish(message.result, false);
-      else if (message.type === "failed") {
-        finish({ error: "Python could not start or run: " + String(message.text) + ". Press Check to try again." }, true);
-      }
-    }
-    return {
-      busy: function () { return current !== null; },
-      check: function (asker, name, code) {
-        if (!session) start();
-        current = asker;
-        checks += 1;
-        var bytes = new Uint8Array(16);
-        window.crypto.getRandomValues(bytes);
-        runId = Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
-        session.port.postMessage({ type: "run", id: runId, code: code, prefix: "ggcheck" + checks, exercise: name });
-      },
-      stop: function () { if (current) finish({ error: "Stopped. Press Check to start again." }, true); },
-      end: stop,
-    };
-  }
-
-  // HTML from the worker (the graph drawn by glassgrad.viz) reaches the page only through the
-  // playground's sanitizer (DOMPurify, served by the site), which playground.js shares.
-  function sanitized(markup) {
-    var ns = window.glassgrad;
-    if (!ns || typeof ns.sanitizedFragment !== "function") return Promise.reject(new Error("no sanitizer"));
-    return ns.sanitizedFragment(markup);
-  }
-
   function setUpPage(page) {
-    var params = new URLSearchParams(window.location.search);
-    var wanted = Number(params.get("limit"));  // ?limit=SECONDS, as on the playground (0.1 to 600)
-    var limit = params.has("limit") && isFinite(wanted) && wanted >= 0.1 && wanted <= 600 ? wanted : DEFAULT_LIMIT_S;
+    var python = window.glassgrad.python;
     var exercises = Array.prototype.slice.call(page.querySelectorAll("[data-gg-exercise]"));
     var progress = page.querySelector("[data-gg-ex-progress]");
     var solved = load(SOLVED_KEY), drafts = load(CODE_KEY);
     var boxes = {};
-    var python = Python(limit, function (box, result) { box.show(result); });
-    stopPrevious = python.end;
+    var session = python.session(), checks = 0;
+    stopPrevious = session.close;
 
     function showProgress() {
       progress.textContent = "";
@@ -160,8 +79,9 @@
       bar.appendChild(checkButton); bar.appendChild(stopButton); bar.appendChild(resetButton);
       var status = element("p", { class: "gg-ex-status", role: "status", "aria-live": "polite" });
       var output = element("div", { class: "gg-ex-output" });
-      var printed = element("pre", { class: "gg-ex-printed", tabindex: "0", "aria-label": "What your code printed" });
-      printed.hidden = true;
+      var printedBox = element("pre", { class: "gg-ex-printed", tabindex: "0", "aria-label": "What your code printed" });
+      var printed = python.printed(printedBox);
+      output.setAttribute("data-gg-sandbox", "");  // what a check draws stays in here (glassgrad.js)
       var badge = heading ? element("span", { class: "gg-ex-badge" }, "✓ solved") : null;
       if (badge) { badge.hidden = true; heading.insertBefore(badge, heading.querySelector(".headerlink")); }
 
@@ -169,13 +89,8 @@
         say: function (text) { status.textContent = text; },
         mark: function (isSolved) { if (badge) badge.hidden = !isSolved; },
         reset: function () { code.value = starting; box.clear(); status.textContent = ""; },
-        clear: function () { output.textContent = ""; printed.textContent = ""; printed.hidden = true; },
-        print: function (chunks) {  // what the reader's code printed, as text (the latest MAX_PRINTED characters)
-          chunks.forEach(function (chunk) { if (Array.isArray(chunk)) printed.textContent += String(chunk[1]); });
-          if (printed.textContent.length > MAX_PRINTED) printed.textContent = "…" + printed.textContent.slice(-MAX_PRINTED);
-          printed.hidden = !printed.textContent;
-        },
-        show: function (result) {
+        clear: function () { output.textContent = ""; printed.clear(); },
+        show: function (result, prefix) {
           checkButton.disabled = false; stopButton.disabled = true;
           output.textContent = "";
           result = result && typeof result === "object" ? result : { error: "The check gave no answer." };
@@ -193,7 +108,7 @@
           }
           output.appendChild(verdict);
           if (typeof result.figure !== "string" || !result.figure) return;
-          sanitized(result.figure).then(function (figure) {
+          python.sanitize(result.figure, prefix).then(function (figure) {
             if (output.firstChild === verdict) output.appendChild(figure);  // unless another check has begun
           }, function () {
             if (output.firstChild === verdict) output.appendChild(element("p", {}, "(The graph could not be shown.)"));
@@ -202,28 +117,50 @@
       };
       boxes[name] = box;
 
-      function check() {
-        if (python.busy()) { box.say("Another check is running: wait for it, or press its Stop."); return; }
+      // The right formula is told only once the reader has opened every hint (or the solution), or asks for it.
+      var folds = [];
+      for (var next = holder.nextElementSibling; next && !/^H[23]$/.test(next.tagName); next = next.nextElementSibling) {
+        folds = folds.concat(Array.prototype.slice.call(next.matches("details") ? [next] : next.querySelectorAll("details")));
+      }
+      folds.forEach(function (fold) { fold.addEventListener("toggle", function () { if (fold.open) fold.ggOpened = true; }); });
+      function revealed() {
+        var hints = folds.filter(function (fold) { return !fold.matches(".success"); });
+        return folds.some(function (fold) { return fold.ggOpened && fold.matches(".success"); }) ||
+          (hints.length > 0 && hints.every(function (hint) { return hint.ggOpened; }));
+      }
+
+      function check(reveal) {
+        if (session.busy()) { box.say("Another check is running: wait for it, or press its Stop."); return; }
         drafts[name] = code.value; save(CODE_KEY, drafts);
         checkButton.disabled = true; stopButton.disabled = false;
         box.clear();
-        box.say("Loading Python (the first check downloads it from this site)…");
-        python.check(box, name, code.value);
+        checks += 1;
+        var prefix = "ggcheck" + checks, request = { code: code.value, prefix: prefix, exercise: name, reveal: reveal === true || revealed() };
+        session.run(request, { onStatus: box.say, onOutput: printed.add }).then(function (outcome) {
+          box.show(outcome.result || { error: outcome.message }, prefix);
+          var result = outcome.result || {};
+          if (result.passed === false && result.has_answer && !result.answer) {
+            var ask = element("button", { type: "button", class: "gg-ex-button gg-ex-reveal" }, "Show the right formula");
+            ask.addEventListener("click", function () { check(true); });
+            output.appendChild(ask);
+          }
+        });
       }
-      checkButton.addEventListener("click", check);
-      stopButton.addEventListener("click", function () { python.stop(); });
+      checkButton.addEventListener("click", function () { check(false); });
+      stopButton.addEventListener("click", function () { session.stop(); });
+      code.addEventListener("focus", function () { session.warm(); });
       resetButton.addEventListener("click", function () {
         box.reset(); delete drafts[name]; save(CODE_KEY, drafts);
         box.say("Back to the starting code.");
       });
       code.addEventListener("keydown", function (event) {
-        if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); if (!checkButton.disabled) check(); }
+        if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); if (!checkButton.disabled) check(false); }
       });
 
       var highlight = block.closest(".highlight") || block.parentNode;
       highlight.hidden = true;  // the starting code, for readers without JavaScript
       holder.appendChild(label); holder.appendChild(code); holder.appendChild(bar);
-      holder.appendChild(status); holder.appendChild(output); holder.appendChild(printed);
+      holder.appendChild(status); holder.appendChild(output); holder.appendChild(printedBox);
     });
 
     // Hints: the next one appears once the one before it has been opened.

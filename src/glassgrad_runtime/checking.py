@@ -72,7 +72,9 @@ def marked_figure(verdict: Verdict, prefix: str | None) -> str:
     if verdict.graph is None:
         return ""
     try:
-        figure = draw_graph(verdict.graph, show_grad=verdict.show_grad, id_prefix=prefix, wrong_edges=verdict.marked)
+        figure = draw_graph(
+            verdict.graph, show_grad=verdict.show_grad, id_prefix=prefix, wrong_edges=verdict.marked, rankdir="TB"
+        )  # top to bottom: a phone shows it whole
     except Exception:  # a graph the reader built too big or malformed to draw: the message says enough
         return ""
     return str(figure)

@@ -8,12 +8,43 @@
   var DELAY_MS = 1200;  // one step every 1.2 s at speed 1
   var KEYS = { ArrowRight: "forward", ArrowLeft: "back", Home: "reset", End: "end", " ": "play" };
 
+  var ID = /^[A-Za-z][\w-]{0,200}$/;  // the ids viz writes: letters, digits, _ and -
+
+  /* HTML of a frame's text, rebuilt with createElement and textContent: a few inline tags, class names only. */
+  var TAGS = { DIV: 1, SPAN: 1, SUB: 1, SUP: 1, CODE: 1, B: 1, STRONG: 1, EM: 1, I: 1, P: 1, SMALL: 1, VAR: 1, BR: 1 };
+  function rebuilt(source, into) {
+    source.childNodes.forEach(function (node) {
+      if (node.nodeType === 3) return into.appendChild(document.createTextNode(node.nodeValue));
+      if (node.nodeType !== 1) return;
+      if (!TAGS[node.tagName]) return rebuilt(node, into);  // an unknown element: its text only
+      var copy = document.createElement(node.tagName.toLowerCase());
+      var classes = (node.getAttribute("class") || "").split(/\s+/).filter(function (name) { return /^[\w-]+$/.test(name); });
+      if (classes.length) copy.className = classes.join(" ");
+      into.appendChild(copy);
+      rebuilt(node, copy);
+    });
+  }
+  function setText(element, text) {
+    if (element.ggText === text) return;
+    element.ggText = text;
+    if (!/[<&]/.test(text)) { element.textContent = text; return; }
+    var parsed = new DOMParser().parseFromString("<body>" + text, "text/html");  // inert: nothing runs or loads
+    var content = document.createDocumentFragment();
+    rebuilt(parsed.body, content);
+    element.textContent = "";
+    element.appendChild(content);
+  }
+
   function player(el, frames) {
     var index = 0, timer = null, marked = [], last = frames.length - 1, buttons = {};
     var status = el.querySelector(".gg-player-status"), speed = el.querySelector(".gg-player-speed");
-    // ids: letters, digits, _ and -. A player with data-gg-graph plays on that figure, elsewhere on the page.
-    var attached = el.hasAttribute("data-gg-graph"), scope = attached ? document : el, asDrawn = attached;
-    var find = function (id) { return id && scope.querySelector("#" + id); };
+    // A player plays on its own figure: it looks up only ids of its prefix (its figure's, its card's, its trace's).
+    // One with data-gg-graph plays on that figure elsewhere on the page (never inside a page's output box).
+    var attached = el.hasAttribute("data-gg-graph"), asDrawn = attached;
+    var prefix = (attached ? el.getAttribute("data-gg-graph") : el.id.replace(/-player$/, "")) + "-";
+    var scope = attached ? document : el;
+    if (!ID.test(prefix + "x") || (attached && el.closest("[data-gg-sandbox]"))) return;
+    var find = function (id) { return id && ID.test(id) && id.indexOf(prefix) === 0 ? scope.querySelector("#" + id) : null; };
     var isFullscreen = function () { return document.fullscreenElement === el || el.classList.contains("gg-player--overlay"); };
 
     function go(to) {
@@ -33,7 +64,7 @@
       for (var i = 0; i <= index; i++) Object.assign(texts, frames[i].texts);
       Object.keys(texts).forEach(function (id) {
         var element = find(id);
-        if (element && element.innerHTML !== texts[id]) element.innerHTML = texts[id];  // built and escaped by Python
+        if (element) setText(element, String(texts[id]));
       });
       status.textContent = frame.label + ". " + frame.text;
       el.setAttribute("data-gg-step", String(index));
@@ -129,11 +160,13 @@
   function onLink(event) {
     var target = event.target.closest ? event.target : document.body;
     var card = target.closest(".gg-step[data-gg-edge]"), edge = target.closest(".gg-svg .edge[id]");
-    card = card || (edge && document.querySelector('.gg-step[data-gg-edge="' + edge.id + '"]'));
+    if (edge && !card && ID.test(edge.id)) card = (edge.closest("[data-gg-sandbox]") || document).querySelector('.gg-step[data-gg-edge="' + edge.id + '"]');
     if (!card) return;
     var on = event.type === "mouseover" || event.type === "focusin";
+    var scope = card.closest("[data-gg-sandbox]") || document;  // a page's output box: its own figures only
     ["data-gg-edge", "data-gg-op", "data-gg-output-node", "data-gg-parent-node"].forEach(function (name) {
-      var element = document.getElementById(card.getAttribute(name));
+      var id = card.getAttribute(name);
+      var element = id && ID.test(id) ? scope.querySelector("#" + id) : null;
       if (element) element.classList.toggle("gg-linked", on);
     });
     card.classList.toggle("gg-linked", on);

@@ -1,0 +1,257 @@
+// One Python (Pyodide) in a Web Worker, for python-session.js: the only script that starts this worker and
+// reads what it says. Everything is loaded from the site itself: Pyodide, Graphviz compiled to WebAssembly
+// (@viz-js/viz) and one zip of glassgrad, graphviz and glassgrad_runtime (scripts/site_assets.py).
+//
+// A worker serves ONE program: the session sends one "run" and terminates the worker after its answer,
+// so every program starts in a Python no earlier program touched. (Lab mode, "open" then "call"s, keeps
+// one Python for the lab page's own code.) Before any Python code runs, the worker's ways out of the site
+// are taken away (`seal`): no fetch, XMLHttpRequest, WebSocket, EventSource, importScripts, nested
+// workers, BroadcastChannel, storage, fonts, eval, Function or string timers; the loader keeps its own
+// fetch. The program can still reach this worker's JavaScript, so the page trusts nothing it says.
+//
+// Protocol:
+//   page -> worker, once, on the worker itself: {type: "connect", base}, with a MessagePort transferred.
+//     `base` is the URL of assets/playground/. The worker starts loading at once. Everything else goes over
+//     that port; the page listens to nothing else (a program calling postMessage on the worker reaches no one).
+//   page -> worker (port): {type: "run", id, code, prefix, exercise, reveal}  run `code`, or with `exercise`
+//                                                            (a name) check it as that exercise's answer
+//                                                            (reveal: the verdict may show the formula)
+//                          {type: "open", id, modules}       lab mode: import modules (an array of names in
+//                                                            the zip, or {name: source})
+//                          {type: "call", id, name, args}    lab mode: call "module.function"(*args)
+//   worker -> page (port): {type: "progress", phase, loaded, total}  phase "download" (bytes so far, of
+//                                                            the total announced so far) or "start"
+//                          {type: "ready", seconds}          Python is loaded (seconds since connect)
+//                          {type: "running", id}             the program starts now
+//                          {type: "output", id, chunks, dropped, droppedChars}  printed text, in batches:
+//                                                            [["stdout" | "stderr", text], ...], then the
+//                                                            lines and characters left out after them (a
+//                                                            run's output stops at 200,000 characters)
+//                          {type: "result", id, result}      glassgrad_runtime's answer, as data
+//                          {type: "returned", id, value}     a lab call's value (typed arrays transferred)
+//                          {type: "failed", id, text, overflow}  Python could not load, or died (overflow:
+//                                                            the JavaScript stack ran out)
+"use strict";
+
+// Private references, taken before anything else runs.
+const apply = Reflect.apply, fromEntries = Object.fromEntries, now = performance.now.bind(performance);
+const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data").get;
+const postOnPort = MessagePort.prototype.postMessage;
+const loaderFetch = self.fetch.bind(self);
+const MAX_BATCH_CHARS = 200000;  // characters of one output batch sent on (the page shows as many)
+const PROGRESS_MS = 100;
+
+let port = null;
+let python = null;  // {pyodide, runtime}, once loaded
+let served = false;  // this worker has taken its one program
+
+function send(message, transfer) { apply(postOnPort, port, [message, transfer || []]); }
+
+// Pyodide's own downloads go through this fetch, which counts their bytes for the progress line.
+const bytes = { loaded: 0, total: 0, open: 0, sent: 0, wasm: false, sized: false };
+function report(force) {
+  if (!force && now() - bytes.sent < PROGRESS_MS) return;
+  bytes.sent = now();
+  // The total is told once Python's own download (the largest) has begun: before, it would grow as files start.
+  send({ type: "progress", phase: bytes.open || !bytes.wasm ? "download" : "start", loaded: bytes.loaded, total: bytes.sized ? bytes.total : 0 });
+}
+async function countingFetch(url, options) {
+  bytes.open += 1;
+  try {
+    const response = await loaderFetch(url, options);
+    bytes.total += Number(response.headers.get("content-length")) || 0;
+    if (/\.wasm$/.test(String(url))) bytes.sized = true;
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const counted = new ReadableStream({
+      async pull(controller) {
+        const part = await reader.read();
+        if (part.done) {
+          bytes.open -= 1;
+          if (/\.wasm$/.test(String(url))) bytes.wasm = true;  // Python's own download, the last to finish
+          report(true);
+          controller.close();
+          return;
+        }
+        bytes.loaded += part.value.byteLength;
+        report(false);
+        controller.enqueue(part.value);
+      },
+      cancel(reason) { bytes.open -= 1; return reader.cancel(reason); },
+    });
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  } catch (error) {
+    bytes.open -= 1;
+    throw error;
+  }
+}
+
+// What a program could use to reach beyond the site (or to run JavaScript from a string, which could
+// `import()` from anywhere). Each goes from the worker's global scope; the functions' constructors too.
+const OUTSIDE = [
+  "fetch", "XMLHttpRequest", "WebSocket", "WebSocketStream", "WebTransport", "EventSource", "importScripts",
+  "Worker", "SharedWorker", "BroadcastChannel", "indexedDB", "caches", "CacheStorage", "FontFace", "fonts",
+  "RTCPeerConnection", "RTCDataChannel", "close", "eval",
+];
+function refuse(name) {
+  const blocked = function () { throw new TypeError(name + " is not available to a program here"); };
+  Object.defineProperty(blocked, "name", { value: name });
+  return blocked;
+}
+function seal() {
+  for (const name of OUTSIDE) {
+    try { delete self[name]; } catch (error) { /* not configurable: overwritten below */ }
+    if (name in self) Object.defineProperty(self, name, { value: refuse(name), writable: false, configurable: false });
+  }
+  if (self.navigator) for (const name of ["sendBeacon", "serviceWorker", "storage"]) {
+    try { Object.defineProperty(Object.getPrototypeOf(self.navigator), name, { value: undefined }); } catch (error) { /* absent */ }
+  }
+  // Function and its kin construct code from strings: each keeps its name and prototype (Pyodide checks them).
+  const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
+  for (const sample of kinds) {
+    const prototype = Object.getPrototypeOf(sample), real = prototype.constructor;
+    const blocked = refuse(real.name);
+    blocked.prototype = prototype;
+    Object.defineProperty(prototype, "constructor", { value: blocked, writable: false, configurable: false });
+    if (self[real.name] === real) Object.defineProperty(self, real.name, { value: blocked, writable: false, configurable: false });
+  }
+  for (const name of ["setTimeout", "setInterval"]) {
+    const timer = self[name];
+    Object.defineProperty(self, name, {
+      value: function (handler) {
+        if (typeof handler !== "function") throw new TypeError(name + " takes a function here");
+        return apply(timer, self, arguments);
+      },
+      writable: false, configurable: false,
+    });
+  }
+}
+
+async function load(base) {
+  const started = now();
+  report(true);
+  self.fetch = countingFetch;
+  // The downloads (and the two WebAssembly compilations) overlap.
+  const vizReady = import(base + "viz/viz.js").then(function (Viz) { return Viz.instance(); });
+  const bundleReady = countingFetch(base + "glassgrad.zip").then(function (response) {
+    if (!response.ok) throw new Error("glassgrad.zip: HTTP " + response.status);
+    return response.arrayBuffer();
+  });
+  const { loadPyodide } = await import(base + "pyodide/pyodide.mjs");
+  const pyodide = await loadPyodide({ indexURL: base + "pyodide/" });
+  const viz = await vizReady;
+  pyodide.unpackArchive(await bundleReady, "zip", { extractDir: "/home/pyodide/playground" });
+  seal();  // before any Python of ours or of a program runs
+  report(true);
+  const render = function (source) { return viz.renderString(String(source), { format: "svg" }); };
+  pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide/playground')\n");
+  const runtime = pyodide.pyimport("glassgrad_runtime.worker");
+  runtime.start(render);
+  python = { pyodide: pyodide, runtime: runtime };
+  send({ type: "ready", seconds: (now() - started) / 1000 });
+}
+
+// Output batches, capped in characters here too: the page never receives more than it shows.
+function emitter(id) {
+  return function (chunks, dropped, droppedChars) {
+    const batch = chunks.toJs();
+    chunks.destroy();
+    // Past MAX_BATCH_CHARS, the rest of the batch goes (counted), as glassgrad_runtime cuts a run's output.
+    let size = 0, cutLines = 0, cutChars = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const text = String(batch[i][1]);
+      if (size + text.length <= MAX_BATCH_CHARS) { size += text.length; continue; }
+      const keep = MAX_BATCH_CHARS - size, rest = [text.slice(keep)].concat(batch.slice(i + 1).map(function (chunk) { return String(chunk[1]); }));
+      rest.forEach(function (part) { cutChars += part.length; cutLines += part.split("\n").length - 1; });
+      batch.splice(i, batch.length - i, [batch[i][0], text.slice(0, keep)]);
+      break;
+    }
+    send({ type: "output", id: id, chunks: batch, dropped: (Number(dropped) || 0) + cutLines, droppedChars: (Number(droppedChars) || 0) + cutChars });
+  };
+}
+
+function run(id, request) {
+  served = true;
+  send({ type: "running", id: id });
+  const exercise = typeof request.exercise === "string" ? request.exercise : undefined;  // (null would be jsnull)
+  const execute = python.runtime.execute, args = [String(request.code), String(request.prefix || "ggrun"), emitter(id)];
+  const answer = exercise === undefined
+    ? execute(...args)
+    : execute.callKwargs(...args, { exercise: exercise, reveal: request.reveal === true });
+  try {
+    send({ type: "result", id: id, result: answer.toJs({ dict_converter: fromEntries }) });
+  } finally {
+    answer.destroy();
+  }
+}
+
+function open(id, modules) {
+  served = true;
+  const pyodide = python.pyodide;
+  if (modules && !Array.isArray(modules) && typeof modules === "object") {
+    pyodide.FS.mkdirTree("/home/pyodide/lab");
+    pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide/lab')\n");
+    for (const name of Object.keys(modules)) pyodide.FS.writeFile("/home/pyodide/lab/" + name + ".py", String(modules[name]));
+    modules = Object.keys(modules);
+  }
+  for (const name of modules || []) pyodide.pyimport(String(name));
+  send({ type: "returned", id: id, value: null });
+}
+
+function buffersOf(value, found) {
+  if (ArrayBuffer.isView(value)) found.push(value.buffer);
+  else if (Array.isArray(value)) value.forEach(function (item) { buffersOf(item, found); });
+  else if (value && typeof value === "object") Object.values(value).forEach(function (item) { buffersOf(item, found); });
+  return found;
+}
+
+function call(id, name, args) {
+  const pyodide = python.pyodide, dot = String(name).lastIndexOf(".");
+  const module = pyodide.pyimport(String(name).slice(0, dot));
+  const pyArgs = (Array.isArray(args) ? args : []).map(function (arg) { return pyodide.toPy(arg); });
+  let answer = null;
+  try {
+    answer = apply(module[String(name).slice(dot + 1)], null, pyArgs);
+  } finally {
+    module.destroy();
+    pyArgs.forEach(function (arg) { if (arg && typeof arg.destroy === "function") arg.destroy(); });
+  }
+  let value = answer;
+  if (answer && typeof answer.toJs === "function") {
+    value = answer.toJs({ dict_converter: fromEntries, create_pyproxies: false });
+    answer.destroy();
+  }
+  send({ type: "returned", id: id, value: value }, buffersOf(value, []));
+}
+
+function failure(error) {
+  const text = String(error && error.message ? error.message : error);
+  const overflow = error instanceof RangeError || /call stack|stack overflow|too much recursion/i.test(text);
+  const lines = text.trim().split("\n").filter(function (line) { return line.trim() && !/^For more information/.test(line); });
+  return { text: String(lines[lines.length - 1] || text).slice(0, 500), overflow: overflow };
+}
+
+let ready = null;
+async function onRequest(base, request) {
+  if (!request || typeof request !== "object") return;
+  const id = typeof request.id === "string" ? request.id : "";
+  try {
+    await ready;
+    if (request.type === "run" && !served && id) run(id, request);
+    else if (request.type === "open" && !served && id) open(id, request.modules);
+    else if (request.type === "call" && id && typeof request.name === "string") call(id, request.name, request.args);
+  } catch (error) {
+    send(Object.assign({ type: "failed", id: id }, failure(error)));
+  }
+}
+
+self.onmessage = function (event) {
+  const message = apply(dataOf, event, []);
+  if (port || !message || message.type !== "connect" || !event.ports.length) return;
+  port = event.ports[0];
+  const base = String(message.base);
+  ready = load(base);
+  ready.catch(function (error) { send(Object.assign({ type: "failed", id: "" }, failure(error))); });
+  port.onmessage = function (portEvent) { onRequest(base, apply(dataOf, portEvent, [])); };
+  self.onmessage = null;  // from now on the worker listens to its port only
+};
