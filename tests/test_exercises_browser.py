@@ -116,7 +116,15 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         page.locator('label[title="Switch to the dark palette"]').click()  # the palette toggle in the header
         assert page.get_attribute("body", "data-md-color-scheme") == "slate"
         page.set_viewport_size({"width": 375, "height": 800})
-        assert "∂s/∂z" in check(page, "sigmoid", source("sigmoid", "_start"))  # the bug the exercise asks to fix
+        verdict = check(page, "sigmoid", source("sigmoid", "_start"))
+        assert "∂s/∂z" in verdict  # the bug the exercise asks to fix
+        assert "s · (1 - s)" not in verdict  # the formula waits until the hints are opened, or asked for
+        page.locator('[data-gg-exercise="sigmoid"]').get_by_role("button", name="Show the right formula").click()
+        page.wait_for_function(
+            "(document.querySelector('[data-gg-exercise=sigmoid] .gg-ex-verdict') || {}).textContent"
+            "?.includes('∂s/∂z = s · (1 - s)')",
+            timeout=90_000,
+        )
         stroke = marked_edge(page, "sigmoid").locator("path").first.evaluate("path => getComputedStyle(path).stroke")
         assert stroke == "rgb(252, 165, 165)"  # --gg-bad in the dark palette
         assert page.evaluate("document.documentElement.scrollWidth") <= 375

@@ -117,18 +117,36 @@
       };
       boxes[name] = box;
 
-      function check() {
+      // The right formula is told only once the reader has opened every hint (or the solution), or asks for it.
+      var folds = [];
+      for (var next = holder.nextElementSibling; next && !/^H[23]$/.test(next.tagName); next = next.nextElementSibling) {
+        folds = folds.concat(Array.prototype.slice.call(next.matches("details") ? [next] : next.querySelectorAll("details")));
+      }
+      folds.forEach(function (fold) { fold.addEventListener("toggle", function () { if (fold.open) fold.ggOpened = true; }); });
+      function revealed() {
+        var hints = folds.filter(function (fold) { return !fold.matches(".success"); });
+        return folds.some(function (fold) { return fold.ggOpened && fold.matches(".success"); }) ||
+          (hints.length > 0 && hints.every(function (hint) { return hint.ggOpened; }));
+      }
+
+      function check(reveal) {
         if (session.busy()) { box.say("Another check is running: wait for it, or press its Stop."); return; }
         drafts[name] = code.value; save(CODE_KEY, drafts);
         checkButton.disabled = true; stopButton.disabled = false;
         box.clear();
         checks += 1;
-        var prefix = "ggcheck" + checks;
-        session.run({ code: code.value, prefix: prefix, exercise: name }, { onStatus: box.say, onOutput: printed.add }).then(function (outcome) {
+        var prefix = "ggcheck" + checks, request = { code: code.value, prefix: prefix, exercise: name, reveal: reveal === true || revealed() };
+        session.run(request, { onStatus: box.say, onOutput: printed.add }).then(function (outcome) {
           box.show(outcome.result || { error: outcome.message }, prefix);
+          var result = outcome.result || {};
+          if (result.passed === false && result.has_answer && !result.answer) {
+            var ask = element("button", { type: "button", class: "gg-ex-button gg-ex-reveal" }, "Show the right formula");
+            ask.addEventListener("click", function () { check(true); });
+            output.appendChild(ask);
+          }
         });
       }
-      checkButton.addEventListener("click", check);
+      checkButton.addEventListener("click", function () { check(false); });
       stopButton.addEventListener("click", function () { session.stop(); });
       code.addEventListener("focus", function () { session.warm(); });
       resetButton.addEventListener("click", function () {
@@ -136,7 +154,7 @@
         box.say("Back to the starting code.");
       });
       code.addEventListener("keydown", function (event) {
-        if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); if (!checkButton.disabled) check(); }
+        if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) { event.preventDefault(); if (!checkButton.disabled) check(false); }
       });
 
       var highlight = block.closest(".highlight") || block.parentNode;

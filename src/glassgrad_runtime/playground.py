@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from glassgrad.exercises import safe_repr
+from glassgrad.exercises import kind_of, safe_repr
 
 MAX_NODES = 40
 """The largest graph the playground draws (bigger drawings are unreadable and slow to lay out)."""
@@ -40,10 +40,12 @@ def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
             for name in ("data", "grad"):
                 number = getattr(node, name)
                 if not _is_number(number):
-                    return f"{_name(node, root)}.{name} is {safe_repr(number)} (a {type(number).__name__}), not a finite number."
+                    return (
+                        f"{_name(node, root)}.{name} is {safe_repr(number)} ({kind_of(number)}), not a finite number."
+                    )
             parents = node.parents
             if not isinstance(parents, (tuple, list)):
-                return f"{_name(node, root)}.parents is a {type(parents).__name__}; make it a tuple of ParentLinks."
+                return f"{_name(node, root)}.parents is {kind_of(parents)}; make it a tuple of ParentLinks."
             for k, link in enumerate(parents):
                 if all(hasattr(link, name) for name in ("data", "parents")) and not hasattr(link, "value"):
                     return (
@@ -58,7 +60,7 @@ def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
                     local = link.local_grad
                     return (
                         f"The local derivative of {_name(node, root)}.parents[{k}] is {safe_repr(local)} "
-                        f"(a {type(local).__name__}), not a finite number."
+                        f"({kind_of(local)}), not a finite number."
                     )
                 parent = link.value
                 if id(parent) not in seen:
@@ -81,7 +83,7 @@ def run_result(namespace: dict[str, Any], prefix: str | None) -> dict[str, str]:
     if root is None:
         return {"error": "The program defines no L: name the output to draw L (for example L = square(e, 'L'))."}
     if not all(hasattr(root, name) for name in VALUE_FIELDS):
-        return {"error": f"L is a {type(root).__name__}, not a Value: the playground draws the graph of a Value."}
+        return {"error": f"L is {kind_of(root)}, not a Value: the playground draws the graph of a Value."}
     problem = graph_problem(root)
     if problem:
         return {"error": problem}
