@@ -22,13 +22,37 @@ def _name(node: Any, root: Any) -> str:
     return label if isinstance(label, str) and label else "L" if node is root else "a value"
 
 
+def _reachable(root: Any) -> int | None:
+    """How many values the graph of `root` has (None when a link cannot be followed): a quick walk, ids only."""
+    seen = {id(root)}
+    stack = [root]
+    try:
+        while stack:
+            parents = getattr(stack.pop(), "parents", None)
+            if not isinstance(parents, (tuple, list)):
+                return None
+            for link in parents:
+                parent = getattr(link, "value", None)
+                if parent is None:
+                    return None
+                if id(parent) not in seen:
+                    seen.add(id(parent))
+                    stack.append(parent)
+    except BaseException:  # a property of the reader's class raised: graph_problem names it
+        return None
+    return len(seen)
+
+
 def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
     """What stops the graph of `root` from being drawn (None when nothing does), in words for the reader.
 
-    Reads each node's fields once, with its own stack (a graph of any depth): a link that is not a
-    ``ParentLink``, a number that is not one, a graph of more than `limit` values. A field whose reading
-    raises is named too. A cycle is left to `glassgrad.viz.graph.walk`, which names it.
+    A graph of more than `limit` values is named after a quick count. Otherwise each node's fields are read
+    once, with its own stack (a graph of any depth): a link that is not a ``ParentLink``, a number that is
+    not one; a field whose reading raises is named too. A cycle is left to `glassgrad.viz.graph.walk`.
     """
+    count = _reachable(root)
+    if count is not None and count > limit:  # too big to draw: no need to read every field
+        return f"The graph of L has {count} values; the playground draws at most {limit}."
     seen: dict[int, Any] = {id(root): root}
     stack = [root]
     try:
