@@ -297,7 +297,7 @@ def tampering_and_busy_pythons_do_not_reach_the_next_run(reader: Reader) -> None
 def a_python_that_dies_is_restarted_and_says_so(reader: Reader) -> None:
     reader.run("import os\nprint('before')\nos.abort()\n")
     assert "was restarted" in reader.status(), reader.status()
-    assert reader.run("print('after')\nL = 1\n").startswith("L is a int")
+    assert reader.run("print('after')\nL = 1\n").startswith("L is an int")
     assert reader.printed() == "after"
 
 

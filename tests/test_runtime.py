@@ -132,12 +132,13 @@ def test_a_long_line_without_its_newline_counts_as_a_line() -> None:
 
 
 def test_the_worker_streams_output_and_returns_the_result() -> None:
+    stdout, stderr = sys.stdout, sys.stderr
     printed: list[list[str]] = []
     result = worker.execute("print('hi')\nL = 3\n", "ggw", lambda chunks, lines, characters: printed.extend(chunks))
     assert printed == [["stdout", "hi\n"]] and result == {
-        "error": "L is a int, not a Value: the playground draws the graph of a Value."
+        "error": "L is an int, not a Value: the playground draws the graph of a Value."
     }
-    assert sys.stdout is sys.__stdout__ or not isinstance(sys.stdout, type(printed))  # streams given back
+    assert sys.stdout is stdout and sys.stderr is stderr  # the streams are given back
 
 
 def test_the_worker_draws_every_figure_with_the_renderer_it_was_started_with(monkeypatch: pytest.MonkeyPatch) -> None:

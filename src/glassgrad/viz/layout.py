@@ -29,12 +29,15 @@ def side_by_side_graphs(
 
     The columns share the width in proportion to the figures' own widths (each `Drawing` carries its
     own), so every figure is drawn at the same size per node, also on a phone (draw them with
-    ``rankdir="TB"``: narrow and tall); where a column is other markup (a figure with its player, say),
-    the columns share it equally. `titles` head the columns; `under` holds what goes under each figure
-    (its trace, for example); `label` names the group for screen readers.
+    ``rankdir="TB"``: narrow and tall). A column may also be a tuple, its drawing first, then what follows
+    it in the same cell (its player, its trace: each column then runs on at its own length); where a column
+    is other markup, the columns share the width equally. `titles` head the columns; `under` holds what
+    goes under each figure, in a row of its own; `label` names the group for screen readers.
     """
-    drawn = all(isinstance(figure, Drawing) for figure in figures)
-    widths = [figure.widest if isinstance(figure, Drawing) and drawn else 1 for figure in figures]
+    heads = [figure[0] if isinstance(figure, tuple) and figure else figure for figure in figures]
+    drawn = all(isinstance(head, Drawing) for head in heads)
+    widths = [head.widest if isinstance(head, Drawing) and drawn else 1 for head in heads]
+    figures = tuple("".join(map(str, figure)) if isinstance(figure, tuple) else figure for figure in figures)
     if len(titles) not in (0, len(figures)) or len(under) not in (0, len(figures)):
         raise ValueError("side_by_side_graphs: give one title and one `under` part per figure, or none")
     columns = " ".join(f"minmax(0, {width:g}fr)" for width in widths)
