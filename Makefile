@@ -37,6 +37,7 @@ bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own p
 	$(PY) scripts/bench_drawing.py
 	$(PY) scripts/build_times.py
 	$(PY) scripts/bench_playground.py
+	$(PY) scripts/bench_lab.py
 
 clean:  ## remove build outputs (keeps .venv)
 	rm -rf site build dist .pytest_cache .hypothesis

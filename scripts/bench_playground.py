@@ -19,6 +19,7 @@ Usage: `python scripts/bench_playground.py` (`--repeat N`, default 3).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gzip
 import http.server
@@ -29,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,11 @@ LONG_LINE = 'print("x" * 30_000_000)\n'
 class Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a download cut short by a worker the page ended (a stopped Run, the next visit) is not news
 
 
 def run_and_wait(page: Any) -> float:
@@ -125,6 +132,32 @@ def visit(browser: Any, url: str, site: Path, *, intent: bool) -> dict[str, floa
     }
 
 
+def build_site(folder: str, what: str) -> Path:
+    """The site built into `folder` (the notebook page shows its code only: no measured page needs it)."""
+    site = Path(folder) / "site"
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "NOTEBOOK_EXECUTE": "false",
+        "NOTEBOOK_CACHE_DIR": folder + "/nb",
+    }
+    print(f"building the site for {what}…", file=sys.stderr)
+    subprocess.run([sys.executable, "-m", "properdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True)
+    return site
+
+
+@contextlib.contextmanager
+def served(site: Path) -> Iterator[str]:
+    """`site` on 127.0.0.1 (a free port) with Python's plain server, no compression; yields its address."""
+    server = QuietServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -132,29 +165,13 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
-        site = Path(folder) / "site"
-        env = {
-            **os.environ,
-            "NO_MKDOCS_2_WARNING": "1",
-            "NOTEBOOK_EXECUTE": "false",
-            "NOTEBOOK_CACHE_DIR": folder + "/nb",
-        }
-        print("building the site for the playground's measurement…", file=sys.stderr)
-        subprocess.run(
-            [sys.executable, "-m", "properdocs", "build", "-q", "-d", str(site)], cwd=REPO, env=env, check=True
-        )
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_port}/"
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                cold = [visit(browser, url, site, intent=False) for _ in range(args.repeat)]
-                warm = [visit(browser, url, site, intent=True) for _ in range(args.repeat)]
-                browser.close()
-        finally:
-            server.shutdown()
-            server.server_close()
+        site = build_site(folder, "the playground's measurement")
+        with served(site) as address, sync_playwright() as playwright:
+            url = address
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            cold = [visit(browser, url, site, intent=False) for _ in range(args.repeat)]
+            warm = [visit(browser, url, site, intent=True) for _ in range(args.repeat)]
+            browser.close()
 
     def median(runs: list[dict[str, float]], key: str) -> float:
         return statistics.median(run[key] for run in runs)

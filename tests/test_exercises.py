@@ -326,14 +326,14 @@ MISTAKES = [
         "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no')\n\n\n"
         + DIVIDE_HEAD
         + "    return Value(q, label, parents=(ParentLink(u, 1 / v.data), Odd()), op='/')\n",
-        "q.parents[1] is a Odd object, not a ParentLink(value, local_grad).",
+        "q.parents[1] is an Odd object, not a ParentLink(value, local_grad).",
     ),
     (
         "divide",
         "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no')\n\n\n"
         + DIVIDE_HEAD
         + "    return Odd()\n",
-        "divide returned a Odd, not a Value",
+        "divide returned an Odd, not a Value",
     ),
     ("divide", DIVIDE_HEAD + "    raise KeyboardInterrupt\n", "While checking divide(u, v) at u = "),
     (

@@ -76,7 +76,8 @@ def test_state_holds_weights_gradients_and_updates_in_parameter_order() -> None:
 
 def test_inspect_draws_once_then_sends_numbers_for_the_same_figure() -> None:
     """The first Inspect draws the example's graph; later ones (other examples, later steps) send only numbers."""
-    lab.start({"size": 12, "layers": [3]})
+    lab.start({"size": 12, "layers": [3], "loss": "mse"})
+    lab._figure.clear()
     first = lab.inspect(2)
     assert first["html"] and 'id="lab-graph"' in first["html"] and 'data-gg-graph="lab-graph"' in first["player"]
     assert first["loss"] == lab._current().example(2).data
@@ -85,10 +86,14 @@ def test_inspect_draws_once_then_sends_numbers_for_the_same_figure() -> None:
     lab.step()
     later = lab.inspect(5)
     assert later["html"] is None and set(later["numbers"]) == set(first["numbers"])
+    assert lab.inspect(5, draw=True)["html"] == first["html"]  # the page may ask for it again: the same layout
     assert later["numbers"] != first["numbers"]
     assert all(f'id="{key}"' in first["html"] for key in first["numbers"] if "-edge-" in key or key.endswith("-grad"))
     with pytest.raises(IndexError, match="no training point 12"):
         lab.inspect(12)
+    lab.start({"size": 12, "layers": [3], "loss": "hinge"})  # another shape of graph: laid out again
+    assert lab.prepare()["seconds"] > 0 and lab.inspect(0)["html"] is None
+    assert lab.inspect(0, draw=True)["html"] != first["html"]
 
 
 def test_gradcheck_agrees_on_an_example_and_rebuilds_the_same_loss() -> None:
@@ -103,3 +108,15 @@ def test_scores_are_the_engine_graphs_numbers() -> None:
     model = lab._current().model
     grid = [[-1.5, -1.0], [0.0, 0.0], [2.0, 1.25]]
     assert lab.scores(grid) == [model([Value(a), Value(b)]).data for a, b in grid]  # type: ignore[union-attr]
+
+
+def test_inspect_draws_with_the_graphviz_the_worker_was_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the browser there is no `dot` program: the lab's figure goes through the renderer `worker.start` received."""
+    from glassgrad.viz.graph import dot_svg
+    from glassgrad_runtime import worker
+
+    sources: list[str] = []
+    monkeypatch.setattr(worker, "_renderer", lambda source: sources.append(source) or dot_svg(source))
+    lab.start({"size": 8, "layers": [2], "loss": "mse"})
+    lab._figure.clear()
+    assert lab.inspect(1)["html"] and len(sources) == 1

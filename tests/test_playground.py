@@ -88,12 +88,13 @@ def test_playground(browser: Any, site_url: str) -> None:
         assert not [url for url in fetched if "/assets/playground/" in url], "Python loaded before the reader asked"
         assert "not loaded yet" in status(page)
         assert not page.locator("[data-gg-console]").is_visible()  # no empty console before any run
+        # Run as the reader's first act (choosing a preset would start Python loading before it).
+        page.goto(f"{site_url}playground/?preset=linear&limit={LIMIT_S}")
         page.evaluate(
             """() => { window.__ggPhases = [];
               new MutationObserver(() => window.__ggPhases.push(document.querySelector('[data-gg-status]').textContent))
                 .observe(document.querySelector('[data-gg-status]'), {childList: true, characterData: true, subtree: true}); }"""
         )
-        page.select_option("select", "linear")  # intent: Python starts loading
 
         # The linear preset: the numbers of chapters 1 and 2, and the whole graph (8 values, 7 links).
         text = run(page)

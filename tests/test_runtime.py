@@ -108,6 +108,20 @@ def test_a_run_draws_l_with_its_replay_walk_and_cards() -> None:
     assert "ggt-order" in result["order"] and "w" in result["cards"]
 
 
+@pytest.mark.parametrize(
+    "program",
+    [
+        "from glassgrad.scratch import Value, backward, multiply\nw = Value(2.0, 'w')\nL = multiply(w, w, 'L')\n",
+        "from glassgrad import Value, backward\nw = Value(2.0, 'w')\nL = w * w\nL.label = 'L'\n",
+    ],
+    ids=["scratch", "glassgrad"],
+)
+def test_the_steps_of_either_engines_backward_are_replayed(program: str) -> None:
+    assert 'data-gg-player="backward"' in execute(program + "steps = backward(L)\n", "ggs")["figure"]
+    not_steps = execute(program + "backward(L)\nsteps = 'not the steps'\n", "ggn")
+    assert not_steps["summary"] == "L = 4; w.grad = 4" and 'data-gg-player="backward"' not in not_steps["figure"]
+
+
 def test_output_is_sent_in_order_in_batches_and_capped_in_characters() -> None:
     batches: list[tuple[list[list[str]], int, int]] = []
     output = Output(lambda chunks, lines, characters: batches.append((chunks, lines, characters)), limit=30)
@@ -132,12 +146,13 @@ def test_a_long_line_without_its_newline_counts_as_a_line() -> None:
 
 
 def test_the_worker_streams_output_and_returns_the_result() -> None:
+    stdout, stderr = sys.stdout, sys.stderr
     printed: list[list[str]] = []
     result = worker.execute("print('hi')\nL = 3\n", "ggw", lambda chunks, lines, characters: printed.extend(chunks))
     assert printed == [["stdout", "hi\n"]] and result == {
-        "error": "L is a int, not a Value: the playground draws the graph of a Value."
+        "error": "L is an int, not a Value: the playground draws the graph of a Value."
     }
-    assert sys.stdout is sys.__stdout__ or not isinstance(sys.stdout, type(printed))  # streams given back
+    assert sys.stdout is stdout and sys.stderr is stderr  # the streams are given back
 
 
 def test_the_worker_draws_every_figure_with_the_renderer_it_was_started_with(monkeypatch: pytest.MonkeyPatch) -> None:

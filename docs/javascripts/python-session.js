@@ -146,7 +146,8 @@
       return py;
     }
     function startSpare() {
-      if (closed || spare) return;
+      if (closed || (spare && !spare.failed)) return;
+      if (spare) spare.close();  // one that could not load: try afresh
       spare = startPython();
       spare.listener = function (message) {
         if (message.type === "failed") { if (watcher) watcher("Python could not start: " + String(message.text) + "."); watcher = null; return; }

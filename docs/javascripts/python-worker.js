@@ -55,35 +55,36 @@ function report(force) {
   // The total is told once Python's own download (the largest) has begun: before, it would grow as files start.
   send({ type: "progress", phase: bytes.open || !bytes.wasm ? "download" : "start", loaded: bytes.loaded, total: bytes.sized ? bytes.total : 0 });
 }
+// The response itself goes to the loader untouched (the browser then caches Python's compiled WebAssembly,
+// which it keys on the response's address); a copy of its body is read for the count.
 async function countingFetch(url, options) {
   bytes.open += 1;
+  let response;
   try {
-    const response = await loaderFetch(url, options);
-    bytes.total += Number(response.headers.get("content-length")) || 0;
-    if (/\.wasm$/.test(String(url))) bytes.sized = true;
-    if (!response.body) return response;
-    const reader = response.body.getReader();
-    const counted = new ReadableStream({
-      async pull(controller) {
-        const part = await reader.read();
-        if (part.done) {
-          bytes.open -= 1;
-          if (/\.wasm$/.test(String(url))) bytes.wasm = true;  // Python's own download, the last to finish
-          report(true);
-          controller.close();
-          return;
-        }
-        bytes.loaded += part.value.byteLength;
-        report(false);
-        controller.enqueue(part.value);
-      },
-      cancel(reason) { bytes.open -= 1; return reader.cancel(reason); },
-    });
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    response = await loaderFetch(url, options);
   } catch (error) {
     bytes.open -= 1;
     throw error;
   }
+  const wasm = /\.wasm$/.test(String(response.url || url));
+  bytes.total += Number(response.headers.get("content-length")) || 0;
+  if (wasm) bytes.sized = true;
+  const copy = response.clone();
+  (async function () {
+    try {
+      if (copy.body) {
+        const reader = copy.body.getReader();
+        for (let part = await reader.read(); !part.done; part = await reader.read()) {
+          bytes.loaded += part.value.byteLength;
+          report(false);
+        }
+      }
+    } catch (error) { /* the loader reports its own failures */ }
+    bytes.open -= 1;
+    if (wasm) bytes.wasm = true;  // Python's own download, the last to finish
+    report(true);
+  })();
+  return response;
 }
 
 // What a program could use to reach beyond the site (or to run JavaScript from a string, which could

@@ -67,14 +67,20 @@ def _same(given: object, expected: float) -> bool:
     return _is_number(given) and _close(float(given), expected)  # type: ignore[arg-type]
 
 
+def kind_of(thing: object) -> str:
+    """The type of `thing` in words, with its article: ``"an int"``, ``"a str"``, ``"a Value"``."""
+    name = type(thing).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def safe_repr(thing: object, limit: int = 60) -> str:
     """``repr(thing)`` for a message, cut to `limit` characters; its type's name if its ``__repr__`` fails."""
     try:
         text = repr(thing)
     except BaseException:  # the reader's class: a broken __repr__ must not break the message
-        return f"a {type(thing).__name__} object"
+        return f"{kind_of(thing)} object"
     if not isinstance(text, str):
-        return f"a {type(thing).__name__} object"
+        return f"{kind_of(thing)} object"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -83,7 +89,7 @@ def _given(thing: object) -> str:
     if _is_number(thing):
         return _num(float(thing))  # type: ignore[arg-type]
     shown = safe_repr(thing)
-    return shown if shown == f"a {type(thing).__name__} object" else f"{shown} (a {type(thing).__name__})"
+    return shown if shown == f"{kind_of(thing)} object" else f"{shown} ({kind_of(thing)})"
 
 
 def _name(node: Any) -> str:
@@ -154,7 +160,7 @@ def _call(doing: str, fn: Callable[..., Any], *args: Any) -> Any:
 def _not_a_function(exercise: str, given: Any, signature: str) -> Verdict:
     """The verdict when the reader's name holds something other than a function."""
     name = signature.split("(")[0]
-    return Verdict(exercise, False, f"{name} is a {type(given).__name__}; define it as a function: def {signature}:")
+    return Verdict(exercise, False, f"{name} is {kind_of(given)}; define it as a function: def {signature}:")
 
 
 # ---------------------------------------------------------------- operations
@@ -205,7 +211,7 @@ def _apply(spec: _Operation, fn: Callable[..., Any], case: Case, exercise: str) 
     if not _is_value(out):
         raise _fail(
             exercise,
-            f"{spec.function} returned a {type(out).__name__}, not a Value: return Value(...) with its parents.",
+            f"{spec.function} returned {kind_of(out)}, not a Value: return Value(...) with its parents.",
         )
     return out, leaves
 
@@ -233,7 +239,7 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
     count = len(spec.operands)
     needed = "one ParentLink" if count == 1 else f"{count} ParentLinks, one per operand ({', '.join(spec.operands)})"
     if not isinstance(parents, (tuple, list)):
-        raise _fail(exercise, f"{name}.parents is a {type(parents).__name__}; make it a tuple of {needed}.")
+        raise _fail(exercise, f"{name}.parents is {kind_of(parents)}; make it a tuple of {needed}.")
     for k, link in enumerate(parents):
         if _is_value(link) and not _is_link(link):
             raise _fail(
@@ -474,7 +480,7 @@ def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdic
     twins = _twins(root, reference, exercise)
     nodes = scratch.dependency_safe_order(reference)
     if not isinstance(order, (list, tuple)):
-        return Verdict(exercise, False, f"order is a {type(order).__name__}; make it a list: order = [x, a, ...].")
+        return Verdict(exercise, False, f"order is {kind_of(order)}; make it a list: order = [x, a, ...].")
     if not order:
         return Verdict(
             exercise, False, f"order is empty: list the {len(nodes)} Values of the graph, each after its parents."

@@ -229,12 +229,48 @@ class Lab:
         (a, b), label = self.points[index], self.labels[index]
         score = self.model([Value(a, "x1"), Value(b, "x2")])
         loss = example_loss(self.settings["loss"], score, label)  # type: ignore[arg-type]
+        _name_loss_nodes(loss, score)  # type: ignore[arg-type]
         loss.label = "loss"
         return loss
 
 
+LOSS_NAMES = {"×": "y·s", "+": "1−y·s", "−": "1−y·s", "σ": "σ(y·s)", "log": "logσ(y·s)"}
+"""Display names of the nodes `example_loss` makes after the score s (the label's leaf is y); names change no number."""
+
+
+def _name_loss_nodes(loss: Value, score: Value) -> None:
+    """Name the nodes between the score and the loss as the page's formulas do (y, y·s, 1−y·s, ...)."""
+    stack, seen = [loss], set()
+    while stack:
+        node = stack.pop()
+        if node is score or id(node) in seen:
+            continue
+        seen.add(id(node))
+        links = node.parents
+        if not links and not node.label:
+            node.label = "y" if any(link.value is score for link in _users(loss, node)) else f"{node.data:g}"
+        elif not node.label:
+            node.label = "s−y" if node.op == "−" and links[0].value is score else LOSS_NAMES.get(node.op, "")
+        stack.extend(link.value for link in links)
+
+
+def _users(root: Value, leaf: Value) -> list[Any]:
+    """The links of the nodes that use `leaf` next to another operand (for the label: y · s)."""
+    found: list[Any] = []
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if any(link.value is leaf for link in node.parents):
+            found.extend(node.parents)
+        stack.extend(link.value for link in node.parents)
+    return found
+
+
 _lab: Lab | None = None
-_figure: dict[str, Any] = {}  # the inspected graph's drawing, kept while the model's shape stays
+_figure: dict[str, Any] = {}  # the inspected graph's drawing, for one shape of model and loss (its "key")
 
 
 def _current() -> Lab:
@@ -248,7 +284,6 @@ def start(settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """A new run from `settings` (at step 0): the data, the view, the layer sizes and the first state."""
     global _lab
     _lab = Lab(settings)
-    _figure.clear()
     lab = _lab
     view = VIEWS.get(lab.settings["data"], VIEW)
     return {
@@ -265,13 +300,21 @@ def start(settings: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def step(count: int = 1) -> dict[str, Any]:
-    """`count` training steps (one per call from the page); the new state, with the time the steps took."""
+def step(count: int = 1, inspected: int = -1) -> dict[str, Any]:
+    """`count` training steps (one per call from the page); the new state, with the time the steps took.
+
+    With `inspected` (a training example's index), also that example's graph's new numbers, by element id.
+    """
     lab = _current()
     started = time.perf_counter()
     losses = [lab.step() for _ in range(max(1, int(count)))]
     seconds = time.perf_counter() - started
-    return {**lab.state(), "losses": losses, "seconds": seconds}
+    out = {**lab.state(), "losses": losses, "seconds": seconds}
+    if 0 <= int(inspected) < len(lab.points) and _figure.get("key") == _shape(lab):
+        root = lab.example(int(inspected))
+        backward(root, record=False)
+        out["numbers"] = _numbers(root, PREFIX)
+    return out
 
 
 def scores(points: Sequence[Sequence[float]]) -> list[float]:
@@ -296,27 +339,62 @@ def _numbers(root: Value, prefix: str) -> dict[str, str]:
     return texts
 
 
-def inspect(index: int) -> dict[str, Any]:
-    """Training example `index`'s loss graph, after its own backward pass.
+def worst() -> int:
+    """The training example with the largest loss now (the one "Inspect a point" shows)."""
+    lab = _current()
+    losses = [
+        float_loss(lab.settings["loss"], lab.model.evaluate(point), label)  # type: ignore[arg-type]
+        for point, label in zip(lab.points, lab.labels)
+    ]
+    return max(range(len(losses)), key=losses.__getitem__)
+
+
+def _shape(lab: Lab) -> str:
+    """What decides the shape of every example's graph: the layers and the loss."""
+    return f"{lab.settings['layers']}|{lab.settings['loss']}"
+
+
+def _drawing(lab: Lab, root: Value) -> str:
+    """The figure of an example's graph (any example: they share one shape), laid out once per shape."""
+    from glassgrad.viz import draw_graph
+    from glassgrad.viz.graph import rendering_with
+    from glassgrad_runtime import worker
+
+    if _figure.get("key") != _shape(lab):
+        with rendering_with(worker._renderer):  # the Graphviz the worker's `start` received (natively: `dot`)
+            _figure["html"] = str(draw_graph(root, id_prefix=PREFIX, max_values=2000, max_links=5000))
+        _figure["key"] = _shape(lab)
+    return _figure["html"]  # type: ignore[no-any-return]
+
+
+def prepare() -> dict[str, Any]:
+    """Lay out the inspected graph now, while the reader looks (Graphviz takes a second or two); then Inspect is quick."""
+    lab = _current()
+    started = time.perf_counter()
+    _drawing(lab, lab.example(0))
+    return {"seconds": time.perf_counter() - started}
+
+
+def inspect(index: int, draw: bool = False) -> dict[str, Any]:
+    """Training example `index`'s loss graph (a negative index: the `worst` example), after its own backward pass.
 
     The drawing (Graphviz's layout, the slow part) is made once for the model's shape and kept: every
-    example's graph has the same shape, so afterwards only the numbers are sent (``numbers``, by element
-    id), with a fresh backward player that replays this example's pass on the drawn graph.
+    example's graph has the same shape, so its ``html`` is sent only when `draw` asks for it; ``numbers``
+    holds what this example's graph shows, by element id, and ``player`` a backward player that replays
+    this example's pass on the drawn graph.
     """
-    from glassgrad.viz import animate_backward, draw_graph
+    from glassgrad.viz import animate_backward
     from glassgrad.viz.graph import GraphFigure, GraphIds
 
     lab = _current()
-    index = int(index)
+    index = worst() if int(index) < 0 else int(index)
     if not 0 <= index < len(lab.points):
         raise IndexError(f"there is no training point {index} (the set has {len(lab.points)})")
+    started = time.perf_counter()
     root = lab.example(index)
     steps = backward(root)
-    started = time.perf_counter()
-    html = None
-    if "html" not in _figure:
-        _figure["html"] = str(draw_graph(root, id_prefix=PREFIX, max_values=2000, max_links=5000))
-        html = _figure["html"]
+    fresh = _figure.get("key") != _shape(lab)
+    html = _drawing(lab, root) if draw or fresh else None
     player = animate_backward(
         root, steps, graph=GraphFigure("", GraphIds(root, PREFIX)), title="Replay this example's backward pass"
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from glassgrad.exercises import safe_repr
+from glassgrad.exercises import kind_of, safe_repr
 
 MAX_NODES = 40
 """The largest graph the playground draws (bigger drawings are unreadable and slow to lay out)."""
@@ -22,13 +22,37 @@ def _name(node: Any, root: Any) -> str:
     return label if isinstance(label, str) and label else "L" if node is root else "a value"
 
 
+def _reachable(root: Any) -> int | None:
+    """How many values the graph of `root` has (None when a link cannot be followed): a quick walk, ids only."""
+    seen = {id(root)}
+    stack = [root]
+    try:
+        while stack:
+            parents = getattr(stack.pop(), "parents", None)
+            if not isinstance(parents, (tuple, list)):
+                return None
+            for link in parents:
+                parent = getattr(link, "value", None)
+                if parent is None:
+                    return None
+                if id(parent) not in seen:
+                    seen.add(id(parent))
+                    stack.append(parent)
+    except BaseException:  # a property of the reader's class raised: graph_problem names it
+        return None
+    return len(seen)
+
+
 def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
     """What stops the graph of `root` from being drawn (None when nothing does), in words for the reader.
 
-    Reads each node's fields once, with its own stack (a graph of any depth): a link that is not a
-    ``ParentLink``, a number that is not one, a graph of more than `limit` values. A field whose reading
-    raises is named too. A cycle is left to `glassgrad.viz.graph.walk`, which names it.
+    A graph of more than `limit` values is named after a quick count. Otherwise each node's fields are read
+    once, with its own stack (a graph of any depth): a link that is not a ``ParentLink``, a number that is
+    not one; a field whose reading raises is named too. A cycle is left to `glassgrad.viz.graph.walk`.
     """
+    count = _reachable(root)
+    if count is not None and count > limit:  # too big to draw: no need to read every field
+        return f"The graph of L has {count} values; the playground draws at most {limit}."
     seen: dict[int, Any] = {id(root): root}
     stack = [root]
     try:
@@ -40,10 +64,12 @@ def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
             for name in ("data", "grad"):
                 number = getattr(node, name)
                 if not _is_number(number):
-                    return f"{_name(node, root)}.{name} is {safe_repr(number)} (a {type(number).__name__}), not a finite number."
+                    return (
+                        f"{_name(node, root)}.{name} is {safe_repr(number)} ({kind_of(number)}), not a finite number."
+                    )
             parents = node.parents
             if not isinstance(parents, (tuple, list)):
-                return f"{_name(node, root)}.parents is a {type(parents).__name__}; make it a tuple of ParentLinks."
+                return f"{_name(node, root)}.parents is {kind_of(parents)}; make it a tuple of ParentLinks."
             for k, link in enumerate(parents):
                 if all(hasattr(link, name) for name in ("data", "parents")) and not hasattr(link, "value"):
                     return (
@@ -58,7 +84,7 @@ def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
                     local = link.local_grad
                     return (
                         f"The local derivative of {_name(node, root)}.parents[{k}] is {safe_repr(local)} "
-                        f"(a {type(local).__name__}), not a finite number."
+                        f"({kind_of(local)}), not a finite number."
                     )
                 parent = link.value
                 if id(parent) not in seen:
@@ -68,6 +94,19 @@ def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
         return f"The graph of L could not be read: {type(error).__name__} while reading a node's fields."
     if len(seen) > limit:
         return f"The graph of L has {len(seen)} values; the playground draws at most {limit}."
+    return None
+
+
+def _steps(given: Any, root: Any) -> list[Any] | None:
+    """The backward steps the program kept (either engine's list of them) if they were logged from `root`."""
+    if isinstance(given, (str, bytes)) or not hasattr(given, "__len__"):
+        return None
+    try:
+        steps = list(given)
+        if steps and all(hasattr(step, "contribution") for step in steps) and steps[0].output is root:
+            return steps
+    except BaseException:  # a sequence of the reader's that cannot be read: no replay
+        return None
     return None
 
 
@@ -81,7 +120,7 @@ def run_result(namespace: dict[str, Any], prefix: str | None) -> dict[str, str]:
     if root is None:
         return {"error": "The program defines no L: name the output to draw L (for example L = square(e, 'L'))."}
     if not all(hasattr(root, name) for name in VALUE_FIELDS):
-        return {"error": f"L is a {type(root).__name__}, not a Value: the playground draws the graph of a Value."}
+        return {"error": f"L is {kind_of(root)}, not a Value: the playground draws the graph of a Value."}
     problem = graph_problem(root)
     if problem:
         return {"error": problem}
@@ -90,11 +129,7 @@ def run_result(namespace: dict[str, Any], prefix: str | None) -> dict[str, str]:
     except ValueError as error:  # the one thing graph_problem leaves to the walk: a cycle
         message = str(error)
         return {"error": f"{message[:1].upper()}{message[1:]}: a node cannot be its own ancestor."}
-    steps = namespace.get("steps")
-    if not (isinstance(steps, list) and steps and all(hasattr(step, "contribution") for step in steps)):
-        steps = None
-    elif getattr(steps[0], "output", None) is not root:
-        steps = None
+    steps = _steps(namespace.get("steps"), root)
     leaves = [node for node in order if not node.parents]
     summary = f"{caption(root, order.index(root))} = {fmt(root.data)}; " + ", ".join(
         f"{caption(node, order.index(node))}.grad = {fmt(node.grad)}" for node in leaves

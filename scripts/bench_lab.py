@@ -1,0 +1,142 @@
+"""The training lab measured in headless Chromium on a local server (`make bench`), next to the same steps natively.
+
+Builds the site into a temporary folder (or takes `--site DIR`, a site already built), opens the lab, trains the
+default model (MLP(2, [8, 8, 1]) on 100 two moons) and MLP(2, [16, 16, 1]), and reports: a training step in the
+browser (Python's own time, and the round trip the page waits for) against the same step natively in this process;
+while training, the gaps between animation frames (99th percentile, longest) and the longest main-thread task
+(PerformanceObserver "longtask"); the heat map's main-thread time per refresh; the time from Inspect to the drawn
+graph of an example, the first time for a shape of model (laid out while the lab was idle) and afterwards.
+A measurement, not a test: it fails only if the lab does not train.
+
+Usage: `python scripts/bench_lab.py` (`--steps N`, default 40; `--site DIR`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_playground import CHROMIUM, CHROMIUM_ARGS, build_site, served
+
+WATCH = """() => {
+  window.__frames = []; window.__tasks = [];
+  const frame = t => { window.__frames.push(t); window.__watching && requestAnimationFrame(frame); };
+  window.__watching = true; requestAnimationFrame(frame);
+  new PerformanceObserver(list => list.getEntries().forEach(e => window.__tasks.push(e.duration))).observe({type: "longtask"});
+}"""
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def native_step_ms(settings: dict[str, Any], steps: int) -> float:
+    """The median time of `glassgrad_runtime.lab.step` natively (the same code the page calls in Pyodide)."""
+    from glassgrad_runtime import lab
+
+    lab.start(settings)
+    return statistics.median(lab.step()["seconds"] * 1000 for _ in range(steps))
+
+
+def measure(browser: Any, url: str, steps: int) -> dict[str, float]:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(url, wait_until="networkidle")
+    page.click("[data-lab-do=step]")
+    page.wait_for_function(
+        "window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= 1",
+        timeout=180_000,
+    )
+    page.wait_for_timeout(4000)  # the inspected graph is laid out while the lab is idle
+    page.evaluate(
+        "window.glassgrad.lab.timings.steps.length = 0; window.glassgrad.lab.timings.python.length = 0; window.glassgrad.lab.timings.heat.length = 0"
+    )
+    page.evaluate(WATCH)
+    page.fill("[data-lab-set=stop]", str(steps + 1))
+    page.click("[data-lab-do=train]")
+    page.wait_for_function(
+        f"window.glassgrad.lab.state().step >= {steps + 1} && !window.glassgrad.lab.running()", timeout=600_000
+    )
+    page.evaluate("window.__watching = false")
+    frames = page.evaluate("window.__frames")
+    tasks = page.evaluate("window.__tasks")
+    timings = page.evaluate("window.glassgrad.lab.timings")
+    if page.evaluate("window.glassgrad.lab.losses()")[-1] >= page.evaluate("window.glassgrad.lab.losses()")[0]:
+        raise SystemExit("the lab's loss did not fall")
+    gaps = [b - a for a, b in zip(frames, frames[1:])]
+    started = time.perf_counter()
+    page.click("[data-lab-do=inspect]")
+    page.wait_for_selector("[data-lab=graph] svg g.gg-value", timeout=120_000)
+    first_inspect = time.perf_counter() - started
+    page.click("[data-lab-do=step]")
+    page.wait_for_function(f"window.glassgrad.lab.state().step >= {steps + 2}", timeout=60_000)
+    page.wait_for_timeout(500)
+    started = time.perf_counter()
+    page.locator("[data-lab=player]").evaluate("el => el.textContent = ''")
+    page.click("[data-lab-do=inspect]")
+    page.wait_for_selector("[data-lab=player] .gg-player", timeout=120_000)
+    again = time.perf_counter() - started
+    page.close()
+    return {
+        "python": statistics.median(timings["python"]),
+        "round trip": statistics.median(timings["steps"]),
+        "gap p99": percentile(gaps, 0.99),
+        "gap max": max(gaps),
+        "longest task": max(tasks, default=0.0),
+        "heat median": statistics.median(timings["heat"]),
+        "heat max": max(timings["heat"]),
+        "inspect": first_inspect,
+        "inspect again": again,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--site", type=Path, help="a site already built (default: build one)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    models = {"[8, 8] (the default)": {}, "[16, 16]": {"layers": [16, 16]}}
+    with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
+        site = args.site or build_site(folder, "the lab's measurement")
+        results = {}
+        with served(site) as address, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for name, settings in models.items():
+                hash_ = "#layers=16,16" if settings else ""
+                results[name] = measure(browser, f"{address}lab/{hash_}", args.steps)
+                results[name]["native"] = native_step_ms(settings, args.steps)
+            browser.close()
+
+    print(
+        f"\n## Training lab: MLP(2, [..., 1]) on 100 two moons, {args.steps} steps (headless Chromium, {os.cpu_count()} cores)\n"
+    )
+    print("| measure | " + " | ".join(results) + " |")
+    print("| --- |" + " ---: |" * len(results))
+    rows = [
+        ("a step natively (glassgrad_runtime.lab.step)", lambda r: f"{r['native']:.1f} ms"),
+        ("a step in the browser, Python's own time", lambda r: f"{r['python']:.1f} ms"),
+        ("browser ÷ native", lambda r: f"{r['python'] / r['native']:.2f}×"),
+        ("a step's round trip, as the page waits for it", lambda r: f"{r['round trip']:.1f} ms"),
+        ("gap between frames while training, 99th percentile", lambda r: f"{r['gap p99']:.1f} ms"),
+        ("longest gap between frames", lambda r: f"{r['gap max']:.1f} ms"),
+        ("longest main-thread task while training", lambda r: f"{r['longest task']:.0f} ms"),
+        (
+            "heat map refresh (main thread), median / longest",
+            lambda r: f"{r['heat median']:.1f} / {r['heat max']:.1f} ms",
+        ),
+        ("Inspect to the drawn graph, first time", lambda r: f"{r['inspect']:.2f} s"),
+        ("Inspect again (numbers and a new player)", lambda r: f"{r['inspect again']:.2f} s"),
+    ]
+    for label, cell in rows:
+        print(f"| {label} | " + " | ".join(cell(r) for r in results.values()) + " |")
+
+
+if __name__ == "__main__":
+    main()

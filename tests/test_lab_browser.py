@@ -1,0 +1,153 @@
+"""The training lab in a real browser, on one Python start: it trains, pauses within a step, inspects an example's
+graph (numbers rewritten in place), checks its gradients, and the downloaded script prints the page's losses.
+
+The heat map is checked against the engine: the page's grid and weights, through glassgrad natively (the same IEEE
+additions and products as in Pyodide, no maths library involved), give the page's scores bit for bit.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+from glassgrad import Value  # noqa: E402
+from glassgrad.nn import MLP  # noqa: E402
+
+from conftest import Visit  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.site]
+
+WAIT = 90_000  # ms: Python's first start on a busy machine
+WCAG = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
+"""axe's WCAG 2.1 A and AA rules, as for every page (tests/test_every_page.py): here with the lab's views filled."""
+
+
+def status(tab: Any) -> str:
+    return tab.inner_text("[data-lab=status]")
+
+
+def wait_step(tab: Any, at_least: int) -> None:
+    tab.wait_for_function(
+        f"window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= {at_least}",
+        timeout=WAIT,
+    )
+
+
+def model_scores(state: dict[str, Any], points: list[list[float]]) -> list[float]:
+    """``model(x).data`` of glassgrad's own MLP holding the page's weights, for every point."""
+    model = MLP(2, state["sizes"][1:], rng=0)
+    assert len(model.parameters()) == len(state["weights"])
+    for parameter, weight in zip(model.parameters(), state["weights"]):
+        parameter.data = weight
+    return [model([Value(a), Value(b)]).data for a, b in points]  # type: ignore[union-attr]
+
+
+@pytest.mark.pyodide
+def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[..., Visit], tmp_path: Any) -> None:
+    session = visit("lab/#size=60&seed=2", wait_until="networkidle")
+    tab = session.page
+    assert tab.is_visible("[data-gg-lab]") and tab.inner_text("[data-lab-do=train]") == "Train"
+
+    # One step: the text says so, and the heat map is the engine's model(x).data on the whole grid.
+    tab.click("[data-lab-do=step]")
+    wait_step(tab, 1)
+    assert status(tab).startswith("step 1 · loss ")
+    first = tab.evaluate("window.glassgrad.lab.grid()")
+    state = tab.evaluate("window.glassgrad.lab.state()")
+    assert len(first["scores"]) == 100 * 100 and len(state["points"]) == 60
+    assert model_scores(state, first["points"]) == first["scores"]
+
+    # Train: the loss falls and the boundary changes; Pause stops within the step under way.
+    tab.click("[data-lab-do=train]")
+    assert tab.inner_text("[data-lab-do=train]") == "Pause"
+    wait_step(tab, 12)
+    tab.click("[data-lab-do=train]")
+    asked = tab.evaluate("window.glassgrad.lab.state().step")
+    tab.wait_for_function("!window.glassgrad.lab.running()", timeout=WAIT)
+    tab.wait_for_timeout(300)
+    stopped = tab.evaluate("window.glassgrad.lab.state().step")
+    assert asked <= stopped <= asked + 1
+    assert tab.inner_text("[data-lab-do=train]") == "Train"
+    losses = tab.evaluate("window.glassgrad.lab.losses()")
+    assert len(losses) == stopped and losses[-1] < losses[0]
+    later = tab.evaluate("window.glassgrad.lab.grid()")
+    assert later["points"] == first["points"] and later["scores"] != first["scores"]
+    assert status(tab).startswith(f"step {stopped} · loss {losses[-1]:.4f}")
+
+    # Inspect: the example's loss graph, drawn once, then its numbers rewritten in place by a step.
+    tab.click("[data-lab-do=inspect]")
+    tab.wait_for_selector("[data-lab=graph] svg g.gg-value", timeout=WAIT)
+    graph = tab.locator("[data-lab=graph] svg").first
+    values = graph.locator("g.gg-value").count()
+    # x1, x2 and the 105 parameters; 17 Σ and 16 ReLU nodes; the hinge: y, y·s, 1, 1−y·s, its ReLU.
+    assert values == 2 + 105 + 17 + 16 + 5
+    assert "∂" in graph.locator("g.gg-link .gg-t-local").first.text_content()
+    assert tab.is_visible("[data-lab=player] .gg-player")
+    graph.evaluate("svg => svg.setAttribute('data-test-kept', 'yes')")
+    before = graph.locator("g.gg-root .gg-t-grad, g.gg-value .gg-t-value").all_text_contents()
+    locals_before = graph.locator("g.gg-link .gg-t-local").all_text_contents()
+    inspections = tab.evaluate("window.glassgrad.lab.timings.inspections")
+    tab.click("[data-lab-do=step]")
+    wait_step(tab, stopped + 1)
+    # After a Step the player is made anew for the new numbers (the drawing stays).
+    tab.wait_for_function(f"window.glassgrad.lab.timings.inspections > {inspections}", timeout=WAIT)
+    assert graph.get_attribute("data-test-kept") == "yes"  # the same drawing
+    assert graph.locator("g.gg-root .gg-t-grad, g.gg-value .gg-t-value").all_text_contents() != before
+    locals_after = graph.locator("g.gg-link .gg-t-local").all_text_contents()
+    assert len(locals_after) == len(locals_before) and locals_after != locals_before
+    assert all(re.fullmatch(r"(∂.+/∂.+ )?= \S+|∂.+/∂.+", text) for text in locals_after), locals_after
+    # The player replays the example's backward pass on it.
+    tab.click("[data-lab=player] [data-gg-action=forward]")
+    assert "Seed" in tab.inner_text("[data-lab=player] .gg-player-status") or "Start" in tab.inner_text(
+        "[data-lab=player] .gg-player-status"
+    )
+    tab.click("[data-lab-do=gradcheck]")
+    tab.wait_for_function("document.querySelector('[data-lab=gradcheck-text]').textContent.includes('central')")
+    assert tab.inner_text("[data-lab=gradcheck-text]").startswith("✓")
+    violations = axe_playwright.Axe().run(tab, None, WCAG).response["violations"]
+    assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
+
+    # The downloaded script prints the page's losses, bit for bit.
+    with tab.expect_download() as download:
+        tab.click("[data-lab-do=download]")
+    script = tmp_path / "run.py"
+    download.value.save_as(script)
+    printed = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True, timeout=120)
+    page_losses = tab.evaluate("window.glassgrad.lab.losses()")
+    assert [float(line.split()[3]) for line in printed.stdout.splitlines()] == page_losses
+
+    # A click adds a point of the chosen class: the run starts again from step 0 with it, and the address keeps it.
+    tab.check("input[name=gg-lab-click][value='add+1']")
+    tab.click("[data-lab=plane]", position={"x": 30, "y": 30})
+    tab.wait_for_function(
+        "window.glassgrad.lab.state().points.length === 61 && window.glassgrad.lab.state().step === 0"
+    )
+    assert "add=" in tab.url and "seed=2" in tab.url
+    # Leaving the page (the theme's instant navigation keeps the document) ends the lab's Python.
+    tab.click("a.md-nav__link[href$='reuse/']")
+    tab.wait_for_function(
+        "location.pathname.endsWith('/reuse/') && !(window.glassgrad && window.glassgrad.lab)", timeout=WAIT
+    )
+    assert not session.outside, session.outside
+    assert not session.errors, session.errors
+
+
+def test_without_javascript_the_page_says_what_it_does_and_links_to_the_training_page(
+    visit: Callable[..., Visit],
+) -> None:
+    tab = visit("lab/", java_script_enabled=False).page
+    assert not tab.is_visible("[data-gg-lab]")
+    text = tab.inner_text("article")
+    assert "This page needs JavaScript" in text and "Train with it" in text
+    assert tab.get_attribute("noscript a", "href") == "../training/"
