@@ -108,6 +108,20 @@ def test_a_run_draws_l_with_its_replay_walk_and_cards() -> None:
     assert "ggt-order" in result["order"] and "w" in result["cards"]
 
 
+@pytest.mark.parametrize(
+    "program",
+    [
+        "from glassgrad.scratch import Value, backward, multiply\nw = Value(2.0, 'w')\nL = multiply(w, w, 'L')\n",
+        "from glassgrad import Value, backward\nw = Value(2.0, 'w')\nL = w * w\nL.label = 'L'\n",
+    ],
+    ids=["scratch", "glassgrad"],
+)
+def test_the_steps_of_either_engines_backward_are_replayed(program: str) -> None:
+    assert 'data-gg-player="backward"' in execute(program + "steps = backward(L)\n", "ggs")["figure"]
+    not_steps = execute(program + "backward(L)\nsteps = 'not the steps'\n", "ggn")
+    assert not_steps["summary"] == "L = 4; w.grad = 4" and 'data-gg-player="backward"' not in not_steps["figure"]
+
+
 def test_output_is_sent_in_order_in_batches_and_capped_in_characters() -> None:
     batches: list[tuple[list[list[str]], int, int]] = []
     output = Output(lambda chunks, lines, characters: batches.append((chunks, lines, characters)), limit=30)

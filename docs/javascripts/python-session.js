@@ -372,6 +372,7 @@
     "width": SIZE, "height": SIZE, "min-width": SIZE, "max-width": SIZE, "overflow-x": /^(auto|hidden|visible)$/,
     "grid-template-columns": /^((minmax\(\d+(\.\d+)?px, ?\d+(\.\d+)?fr\)|\d+(\.\d+)?(px|fr|%)|auto) ?){1,12}$/,
     "grid-template-rows": /^(repeat\(\d{1,2}, ?auto\)|auto)$/,
+    "--gg-player-graph": SIZE, "--gg-beside-graph": SIZE,  // a graph's column: as wide as it is shown at most
   };
   function rebuiltStyle(text) {
     var kept = [];

@@ -97,6 +97,19 @@ def graph_problem(root: Any, limit: int = MAX_NODES) -> str | None:
     return None
 
 
+def _steps(given: Any, root: Any) -> list[Any] | None:
+    """The backward steps the program kept (either engine's list of them) if they were logged from `root`."""
+    if isinstance(given, (str, bytes)) or not hasattr(given, "__len__"):
+        return None
+    try:
+        steps = list(given)
+        if steps and all(hasattr(step, "contribution") for step in steps) and steps[0].output is root:
+            return steps
+    except BaseException:  # a sequence of the reader's that cannot be read: no replay
+        return None
+    return None
+
+
 def run_result(namespace: dict[str, Any], prefix: str | None) -> dict[str, str]:
     """``{"error": message}``, or the HTML of the figures for the program's ``L`` and a one-line summary."""
     from glassgrad.viz import animate_backward, animate_order, draw_graph, fmt, show_complete_state
@@ -116,11 +129,7 @@ def run_result(namespace: dict[str, Any], prefix: str | None) -> dict[str, str]:
     except ValueError as error:  # the one thing graph_problem leaves to the walk: a cycle
         message = str(error)
         return {"error": f"{message[:1].upper()}{message[1:]}: a node cannot be its own ancestor."}
-    steps = namespace.get("steps")
-    if not (isinstance(steps, list) and steps and all(hasattr(step, "contribution") for step in steps)):
-        steps = None
-    elif getattr(steps[0], "output", None) is not root:
-        steps = None
+    steps = _steps(namespace.get("steps"), root)
     leaves = [node for node in order if not node.parents]
     summary = f"{caption(root, order.index(root))} = {fmt(root.data)}; " + ", ".join(
         f"{caption(node, order.index(node))}.grad = {fmt(node.grad)}" for node in leaves

@@ -218,13 +218,17 @@ def _player(
     rankdir: str = "LR",
     graph: str | None = None,
     status: str = "",
+    graph_width: int | None = None,
 ) -> PlayerFragment:
     """The player markup: title, controls and status (hidden until the script runs), `body`, frames.
 
-    A ``"TB"`` player puts its graph beside the controls where there is room; `graph` is the id of a figure
+    A ``"TB"`` player puts its graph beside the controls where there is room, in a column as wide as the graph
+    is shown at most (`graph_width`, CSS px) while the controls keep 18em; `graph` is the id of a figure
     elsewhere on the page that the player plays on (it then has no full-screen button: it holds no graph).
     """
     layout = f' data-gg-rankdir="{rankdir}"' if graph is None else f' data-gg-graph="{escape(graph)}"'
+    if graph_width is not None:
+        layout += f' style="--gg-player-graph: {graph_width}px"'
     fullscreen = (
         ""
         if graph
@@ -284,9 +288,8 @@ def animate_order(
         '<div class="gg-order-row gg-schedule-list"><span class="gg-order-name">Backward schedule:</span>'
         f"{chips(shown[::-1], f'{prefix}-schedule')}</div></div>"
     )
-    return _player(
-        "order", prefix, title, f'<div class="gg-player-graph">{figure}</div>{lists}', order_frames(root, ids), rankdir
-    )
+    body = f'<div class="gg-player-graph">{figure}</div>{lists}'
+    return _player("order", prefix, title, body, order_frames(root, ids), rankdir, graph_width=figure.widest)
 
 
 def animate_backward(
@@ -342,7 +345,7 @@ def animate_backward(
     )
     if trace:
         body += f'<div class="gg-player-trace">{show_backward_steps(steps, highlight_outputs=highlight_outputs, graph=figure)}</div>'
-    return _player("backward", prefix, title, body, frames, rankdir)
+    return _player("backward", prefix, title, body, frames, rankdir, graph_width=figure.widest)
 
 
 def side_by_side(*players: PlayerFragment) -> PlayerFragment:

@@ -144,4 +144,4 @@ def animate_forward(
     body = (
         f'<div class="gg-player-graph">{figure}</div><div class="gg-player-card gg-js" id="{prefix}-card" hidden></div>'
     )
-    return _player("forward", prefix, title, body, frames, rankdir)
+    return _player("forward", prefix, title, body, frames, rankdir, graph_width=figure.widest)
