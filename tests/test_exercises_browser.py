@@ -98,7 +98,7 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         assert verdict.startswith("✗ Not yet."), verdict
         assert says in verdict, verdict
         edge = marked_edge(page, "tanh")
-        assert edge.locator("text").first.text_content().startswith(edge_label)
+        assert edge.locator("text").first.text_content().replace("\xa0", " ").strip().startswith(edge_label)
         assert page.locator('[data-gg-exercise="tanh"] svg g[data-gg-wrong]').count() == 1
         # The checker's cases (issue 30): each honest mistake gets a verdict naming it, each wrong answer fails.
         for name, (old, new), says in CHECKER_CASES:

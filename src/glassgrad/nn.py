@@ -184,7 +184,7 @@ class Neuron(Module):
         return relu(z, self._h_label) if self.nonlin else z
 
     def evaluate(self, x: Sequence[float]) -> float:
-        """``self(x).data`` computed on plain floats, without building a graph (see `Module.evaluate`).
+        """``self(x).data`` computed on plain floats, without building a graph (see [glassgrad.nn.Module.evaluate][]).
 
         Raises:
             ValueError: if `x` does not have one entry per weight.
@@ -236,7 +236,7 @@ class Layer(Module):
         return out[0] if len(out) == 1 else out
 
     def evaluate(self, x: Sequence[float]) -> float | list[float]:
-        """``self(x)``'s numbers on plain floats, without building a graph (see `Module.evaluate`)."""
+        """``self(x)``'s numbers on plain floats, without building a graph (see [glassgrad.nn.Module.evaluate][])."""
         out = [neuron.evaluate(x) for neuron in self.neurons]
         return out[0] if len(out) == 1 else out
 
@@ -293,7 +293,7 @@ class MLP(Module):
         return out  # type: ignore[return-value]
 
     def evaluate(self, x: Sequence[float]) -> float | list[float]:
-        """``self(x)``'s numbers on plain floats, without building a graph (see `Module.evaluate`).
+        """``self(x)``'s numbers on plain floats, without building a graph (see [glassgrad.nn.Module.evaluate][]).
 
         Examples:
             >>> model = MLP(2, [4, 1], rng=0)
