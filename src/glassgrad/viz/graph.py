@@ -428,8 +428,8 @@ def _local_label(
     parent_name = label_text(caption(parent, index[parent]))
     space = "\u00a0\u00a0\u00a0"
     lines = [f"{'✗ ' if marked else ''}∂{out_name}/∂{parent_name}", f"= {escape(fmt(local_grad))}"]
-    if not wrap:  # beside its edge, on one line: a space from the edge, two before a label beside it
-        lines = [f"\u00a0{' '.join(lines)}\u00a0\u00a0"]
+    if not wrap:  # beside its edge, on one line: two spaces before a label beside it
+        lines = [f"{' '.join(lines)}\u00a0\u00a0"]
     text = "<BR/>".join(space + line if pad == "before" else line + space if pad == "after" else line for line in lines)
     if marked:
         return f'<<FONT COLOR="{COLOURS["bad"]}"><B>{text}</B></FONT>>'
