@@ -347,7 +347,7 @@ def label_text(text: object, limit: int | None = LABEL_LIMIT) -> str:
     and tab, newline and carriage return drawn as spaces (Graphviz draws them so, and refuses a text of nothing else).
 
     Examples:
-        >>> label_text("<b>"), label_text("\r"), label_text("x" * 50, 5)
+        >>> label_text("<b>"), label_text("\\r"), label_text("x" * 50, 5)
         ('&lt;b&gt;', ' ', 'xxxx…')
     """
     return escape(text if limit is None else short(text, limit)).translate(_BLANKS)
