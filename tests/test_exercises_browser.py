@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from helpers import keep_inside  # noqa: E402
-from test_exercises import broken, source  # noqa: E402  (the solutions the page shows, and one change to each)
+from test_exercises import MISTAKES, broken, source  # noqa: E402  (the solutions the page shows, and one change to each)
 
 from conftest import SETTLED  # noqa: E402
 
@@ -53,6 +53,22 @@ CHECKER_CASES = [
     ),
 ]
 """Ordinary mistakes that once crashed the checker, and wrong answers that once passed (issue 30)."""
+
+CHECKER_MISTAKES = [
+    (name, program, says.split(" at u = ")[0])
+    for name, program, says in MISTAKES
+    if any(
+        case in program
+        for case in (
+            "ParentLink(u, None)",  # a local derivative that is no number
+            "link.local_grad = 'one over v'",  # a string set on the link afterwards
+            "raise RuntimeError('no')",  # an object whose repr raises
+            "calls.append(1)",  # different links at the gradient-check points
+        )
+    )
+    or says.startswith("Called a second time")  # a backward that never clears .grad
+]
+"""More of issue 30's cases, as tests/test_exercises.py writes them: each gets its verdict on the page too."""
 
 
 def check(page: Any, name: str, code: str | None = None) -> str:
@@ -105,6 +121,11 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
             verdict = check(page, name, broken(name, old, new))
             assert verdict.startswith("✗ Not yet."), (name, verdict)
             assert says in verdict, (name, verdict)
+        assert len(CHECKER_MISTAKES) == 6
+        for name, program, says in CHECKER_MISTAKES:
+            verdict = check(page, name, program)
+            assert verdict.startswith("✗ Not yet."), (name, verdict)
+            assert says in verdict and "Traceback" not in verdict, (name, verdict)
         # A solution passes and draws nothing; what it prints is shown, as text.
         printing = source("divide") + "print('<b>q</b> =', divide(Value(1, 'u'), Value(4, 'v')).data)\n"
         assert check(page, "divide", printing).startswith("✓ Passed")

@@ -317,6 +317,13 @@ def long_chains_and_deep_recursion_get_their_message(reader: Reader) -> None:
     assert "recursive walk" in deep and "cycle" not in deep
 
 
+def a_value_linked_to_values_is_named(reader: Reader) -> None:
+    # Operands where ParentLinks belong: the message says what to write instead, never a traceback.
+    text = reader.run("from glassgrad.scratch import Value\nw = Value(2.0, 'w')\nL = Value(4.0, parents=(w,))\n")
+    assert "L.parents holds Values; wrap each in ParentLink(value, local_grad)" in text
+    assert "Traceback" not in text and "glassgrad_runtime" not in text
+
+
 def memory_gets_a_message(reader: Reader) -> None:
     text = reader.run("x = [0.0] * 10**9\n", keyboard=True)  # the keyboard's Run, on the Run button
     assert text.startswith("Out of memory on line 1: the program asked for more memory than this page can give it.")
@@ -364,6 +371,7 @@ def test_one_page_takes_every_program(context: Any, site_url: str, subtests: Any
         tampering_and_busy_pythons_do_not_reach_the_next_run,
         a_python_that_dies_is_restarted_and_says_so,
         long_chains_and_deep_recursion_get_their_message,
+        a_value_linked_to_values_is_named,
         memory_gets_a_message,
         printed_output_in_order_and_capped,
         lambda reader: links(reader, site_url),  # last: it loads other addresses
