@@ -7,7 +7,8 @@ and each Check gets a fresh interpreter, so nothing a program changes reaches th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from glassgrad.viz.graph import dot_svg, rendering_with
@@ -29,6 +30,13 @@ def start(render_svg: Callable[[str], str]) -> None:
     _renderer = render_svg
     with rendering_with(_renderer):
         run.execute(WARM_UP, "ggwarm")
+
+
+@contextmanager
+def rendering() -> Iterator[None]:
+    """Draw figures inside the block with the renderer `start` received (before `start`: the `dot` program)."""
+    with rendering_with(_renderer):
+        yield
 
 
 def execute(source: str, prefix: str, emit: Emit, exercise: str | None = None, reveal: bool = False) -> dict[str, Any]:
