@@ -6,9 +6,13 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from glassgrad import Value
+from glassgrad import Value, backward, dependency_safe_order
 from glassgrad_runtime import lab
+
+from strategies import build_glassgrad, build_torch, error_scales, programs
 
 
 def script_losses(source: str) -> list[float]:
@@ -77,7 +81,7 @@ def test_state_holds_weights_gradients_and_updates_in_parameter_order() -> None:
 def test_inspect_draws_once_then_sends_numbers_for_the_same_figure() -> None:
     """The first Inspect draws the example's graph; later ones (other examples, later steps) send only numbers."""
     lab.start({"size": 12, "layers": [3], "loss": "mse"})
-    lab._figure.clear()
+    lab._figures.clear()
     first = lab.inspect(2)
     assert first["html"] and 'id="lab-graph"' in first["html"] and 'data-gg-graph="lab-graph"' in first["player"]
     assert first["loss"] == lab._current().example(2).data
@@ -118,5 +122,85 @@ def test_inspect_draws_with_the_graphviz_the_worker_was_given(monkeypatch: pytes
     sources: list[str] = []
     monkeypatch.setattr(worker, "_renderer", lambda source: sources.append(source) or dot_svg(source))
     lab.start({"size": 8, "layers": [2], "loss": "mse"})
-    lab._figure.clear()
+    lab._figures.clear()
     assert lab.inspect(1)["html"] and len(sources) == 1
+
+
+# --- Inspect's node-per-neuron view (`collapse`) ----------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(program=programs(), picks=st.lists(st.booleans(), min_size=12, max_size=12))
+def test_a_collapsed_graph_gives_its_kept_values_pytorchs_gradients(program, picks: list[bool]) -> None:
+    """Hide any interior values: backward on the copy gives every kept value (all the leaves, the root and the
+    interior values not hidden) the gradient PyTorch gives it on the whole graph."""
+    pytest.importorskip("torch")
+    nodes, root = build_glassgrad(program)
+    interior = nodes[len(program.leaves) :]
+    hidden = [node for node, hide in zip(interior, picks) if hide and node is not root]
+    copy = lab.collapse(root, hidden)
+    backward(copy)
+    torch_nodes, torch_root = build_torch(program)
+    torch_root.backward()
+    _, scale = error_scales(nodes, root)
+    kept = {node.label: node for node in dependency_safe_order(copy)}
+    gone = {id(node) for node in hidden}
+    for node, twin in zip(nodes, torch_nodes):
+        if id(node) in gone:
+            assert node.label not in kept
+            continue
+        assert kept[node.label].data == node.data
+        expected = twin.grad.item() if twin.grad is not None else 0.0
+        assert abs(kept[node.label].grad - expected) <= 1e-9 * scale[id(node)] + 1e-300
+
+
+def test_the_neuron_view_folds_each_neuron_into_one_node_with_pytorchs_gradients() -> None:
+    """Default lab, one example: x1, x2, 16 neurons, the score and the hinge's 5 nodes; the link from an input into
+    a neuron holds ReLU'(z)·w, and every gradient is PyTorch's for the same weights."""
+    torch = pytest.importorskip("torch")
+    run = lab.Lab({"size": 20})
+    run.step()
+    whole = run.example(3)
+    view = lab.neuron_view(run, whole)
+    backward(view)
+    nodes = {node.label: node for node in dependency_safe_order(view)}
+    assert len(nodes) == 2 + 8 + 8 + 1 + 5 and nodes["L1.n2"].op == "ReLU∘Σ" and nodes["L3.n0.z"].op == "Σ"
+    assert not any(node.label.endswith((".h", ".b")) or ".w" in node.label for node in nodes.values())
+    neuron = run.model.layers[1].neurons[4]
+    z = sum((w.data * nodes[f"L1.n{i}"].data for i, w in enumerate(neuron.w)), neuron.b.data)
+    links = {link.value.label: link.local_grad for link in nodes["L2.n4"].parents}
+    assert links == {f"L1.n{i}": (w.data if z > 0 else 0.0) for i, w in enumerate(neuron.w)}
+
+    # PyTorch, float64, the same weights: the gradient of this example's hinge loss at x and at every hidden neuron.
+    (a, b), label = run.points[3], run.labels[3]
+    x = torch.tensor([a, b], dtype=torch.float64, requires_grad=True)
+    hidden, out = [], x
+    for k, layer in enumerate(run.model.layers):
+        weights = torch.tensor([[w.data for w in n.w] for n in layer.neurons], dtype=torch.float64)
+        biases = torch.tensor([n.b.data for n in layer.neurons], dtype=torch.float64)
+        out = weights @ out + biases
+        if k < len(run.model.layers) - 1:
+            out = torch.relu(out)
+            out.retain_grad()
+            hidden.append(out)
+    loss = torch.relu(1 - label * out[0])
+    loss.backward()
+    assert view.data == pytest.approx(loss.item(), rel=1e-12)
+    assert [nodes["x1"].grad, nodes["x2"].grad] == pytest.approx(x.grad.tolist(), rel=1e-9, abs=1e-12)
+    for k, activations in enumerate(hidden, start=1):
+        grads = [nodes[f"L{k}.n{i}"].grad for i in range(len(activations))]
+        assert grads == pytest.approx(activations.grad.tolist(), rel=1e-9, abs=1e-12)
+
+
+def test_inspect_shows_either_view_and_a_step_rewrites_the_one_drawn() -> None:
+    lab.start({"size": 12})
+    lab._figures.clear()
+    neurons = lab.inspect(2)
+    every = lab.inspect(2, neurons=False)
+    assert neurons["neurons"] is True and every["neurons"] is False
+    assert (neurons["values"], every["values"]) == (24, 145) and neurons["loss"] == every["loss"]
+    assert neurons["html"] != every["html"] and lab.inspect(2, neurons=False)["html"] is None
+    for shown in (neurons, every):
+        numbers = lab.step(1, 2, shown["neurons"])["numbers"]
+        assert set(numbers) == set(shown["numbers"]) and numbers != shown["numbers"]
+        assert all(f'id="{key}"' in shown["html"] for key in numbers if key.endswith("-grad"))

@@ -90,8 +90,8 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     tab.wait_for_selector("[data-lab=graph] svg g.gg-value", timeout=WAIT)
     graph = tab.locator("[data-lab=graph] svg").first
     values = graph.locator("g.gg-value").count()
-    # x1, x2 and the 105 parameters; 17 Σ and 16 ReLU nodes; the hinge: y, y·s, 1, 1−y·s, its ReLU.
-    assert values == 2 + 105 + 17 + 16 + 5
+    # Each neuron as one node: x1, x2, 16 neurons, the score; the hinge: y, y·s, 1, 1−y·s, its ReLU.
+    assert values == 2 + 16 + 1 + 5
     assert "∂" in graph.locator("g.gg-link .gg-t-local").first.text_content()
     assert tab.is_visible("[data-lab=player] .gg-player")
     graph.evaluate("svg => svg.setAttribute('data-test-kept', 'yes')")
@@ -112,6 +112,12 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     assert "Seed" in tab.inner_text("[data-lab=player] .gg-player-status") or "Start" in tab.inner_text(
         "[data-lab=player] .gg-player-status"
     )
+    # Every Value: x1, x2 and the 105 parameters; 17 Σ and 16 ReLU nodes; the hinge's 5, drawn anew.
+    tab.check("[data-lab=every-value]")
+    tab.wait_for_function(
+        "document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5", timeout=WAIT
+    )
+    assert "105 parameters" in tab.inner_text("[data-lab=inspect-text]")
     tab.click("[data-lab-do=gradcheck]")
     tab.wait_for_function("document.querySelector('[data-lab=gradcheck-text]').textContent.includes('central')")
     assert tab.inner_text("[data-lab=gradcheck-text]").startswith("✓")

@@ -96,6 +96,8 @@
     var history = [];  // per step: [step, train loss, test loss, train accuracy, test accuracy]
     var losses = [];  // every step's loss, as Python computed it
     var inspected = -1, figureShown = false, preparedShape = "";
+    var drawnView = null;  // the drawn graph's view: true, a node per neuron; false, every Value
+    function neurons() { return !$("every-value").checked; }
     var hidden = null;
     var timings = { steps: [], heat: [], python: [] };
     var probe = { grid: null, scores: null };
@@ -153,10 +155,10 @@
     // Lay out the inspected graph (Graphviz: a second or two of Python) while the lab is idle, once per shape of
     // model and loss, so that Inspect is quick; never between two training steps, which it would hold up.
     function prepare() {
-      var shape = settings.layers.join(",") + "|" + settings.loss;
+      var view = neurons(), shape = settings.layers.join(",") + "|" + settings.loss + "|" + view;
       if (shape === preparedShape || running || inFlight || !lab) return;
       preparedShape = shape;
-      call("prepare").catch(function () { preparedShape = ""; });
+      call("prepare", [view]).catch(function () { preparedShape = ""; });
     }
     function restart() {
       pause();
@@ -175,7 +177,7 @@
     function oneStep() {
       inFlight = true;
       var t0 = performance.now();
-      return call("step", [1, figureShown ? inspected : -1]).then(function (state) {
+      return call("step", [1, figureShown ? inspected : -1, drawnView !== false]).then(function (state) {
         inFlight = false;
         timings.steps.push(performance.now() - t0);
         apply(state);
@@ -364,6 +366,7 @@
       $("player").textContent = "";
       $("gradcheck-text").textContent = "";
       figureShown = false;
+      drawnView = null;
       inspected = -1;
     }
     function dropPlayer() {
@@ -396,7 +399,8 @@
       if (running) pause();
       var t0 = performance.now();
       return ensureLab().then(function () {
-        return call("inspect", [index, !figureShown]);
+        var view = neurons();
+        return call("inspect", [index, !figureShown || drawnView !== view, view]);
       }).then(function (answer) {
         var work = [], drawn = false;
         if (answer.html) work.push(python.sanitize(answer.html, PREFIX).then(function (fragment) {
@@ -419,6 +423,7 @@
           if (ns.players) ns.players.initAll($("player"));
           inspected = answer.index;
           figureShown = true;
+          drawnView = answer.neurons;
           panel.hidden = false;
           var box = $("graph").querySelector(".gg-scroll"), loss = $("graph").querySelector("g.gg-root");
           if (drawn && box && loss) {  // a new drawing starts where backward starts: at the loss, on the right
@@ -427,11 +432,16 @@
             box.scrollTop += root.top - at.top - box.clientHeight / 2;
           }
           var label = answer.label < 0 ? "−1 (blue)" : "+1 (orange)";
+          var label = answer.label < 0 ? "−1 (blue)" : "+1 (orange)", score = "L" + (run.sizes.length - 1) + ".n0.z";
+          var inside = answer.neurons ?
+            " Values: the point (x1, x2), each neuron as one box (Ln.k: its weighted sum and its ReLU together, its weights and bias folded in), the score s (" +
+              score + ") and the loss's own nodes; " + answer.links + " ParentLinks. The local derivative on a link into a neuron is that neuron's ∂h/∂x = ReLU′(z)·w: " +
+              "the two links it stands for, multiplied. Tick “Show every Value” to see the graph as the engine built it." :
+            " Values: the point (x1, x2), the " + run.names.length + " parameters, what the network computed from them up to its score s (" + score +
+              "), and the loss's own nodes; " + answer.links + " ParentLinks, each with its local derivative.";
           $("inspect-text").textContent = "Training point " + answer.index + " at (" + short(answer.point[0]) + ", " + short(answer.point[1]) +
-            "), label y = " + label + ", at step " + run.step + ": its loss is " + short(answer.loss) + ". The graph has " + answer.values +
-            " Values: the point (x1, x2), the " + run.names.length + " parameters, what the network computed from them up to its score s (L" +
-            (run.sizes.length - 1) + ".n0.z), and the loss's own nodes; " + answer.links + " ParentLinks, each with its local derivative. " +
-            "The grads are this example's loss differentiated alone: its share of the step's gradient, before averaging and L2. Scroll the graph to see it all.";
+            "), label y = " + label + ", at step " + run.step + ": its loss is " + short(answer.loss) + ". The graph has " + answer.values + inside +
+            " The grads are this example's loss differentiated alone: its share of the step's gradient, before averaging and L2. Scroll the graph to see it all.";
           $("gradcheck-text").textContent = "";
           timings.inspect = performance.now() - t0;
           timings.inspections = (timings.inspections || 0) + 1;
@@ -487,6 +497,10 @@
     buttons.reset.addEventListener("click", function () { ensureLab().then(restart, failed); });
     buttons.inspect.addEventListener("click", function () { inspect(-1); });
     buttons.gradcheck.addEventListener("click", gradcheck);
+    $("every-value").addEventListener("change", function () {
+      if (figureShown && inspected >= 0) { dropPlayer(); inspect(inspected); }
+      prepare();
+    });
     buttons["close-inspect"].addEventListener("click", function () { dropPlayer(); closeInspect(); drawAll(); });
     buttons.download.addEventListener("click", function () {
       ensureLab().then(function () { return call("script", [window.location.href]); }).then(function (text) {

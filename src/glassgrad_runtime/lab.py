@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from glassgrad import Value, backward
+from glassgrad import ParentLink, Value, backward, dependency_safe_order
 from glassgrad.data import make_moons
 from glassgrad.nn import MLP, weighted_sum
 
@@ -270,7 +270,7 @@ def _users(root: Value, leaf: Value) -> list[Any]:
 
 
 _lab: Lab | None = None
-_figure: dict[str, Any] = {}  # the inspected graph's drawing, for one shape of model and loss (its "key")
+_figures: dict[str, str] = {}  # the inspected graph's drawings, by shape of model and loss and view (`_shape`)
 
 
 def _current() -> Lab:
@@ -300,20 +300,19 @@ def start(settings: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def step(count: int = 1, inspected: int = -1) -> dict[str, Any]:
+def step(count: int = 1, inspected: int = -1, neurons: bool = True) -> dict[str, Any]:
     """`count` training steps (one per call from the page); the new state, with the time the steps took.
 
-    With `inspected` (a training example's index), also that example's graph's new numbers, by element id.
+    With `inspected` (a training example's index), also that example's graph's new numbers, by element id
+    (in the view `neurons` says, as `inspect`).
     """
     lab = _current()
     started = time.perf_counter()
     losses = [lab.step() for _ in range(max(1, int(count)))]
     seconds = time.perf_counter() - started
     out = {**lab.state(), "losses": losses, "seconds": seconds}
-    if 0 <= int(inspected) < len(lab.points) and _figure.get("key") == _shape(lab):
-        root = lab.example(int(inspected))
-        backward(root, record=False)
-        out["numbers"] = _numbers(root, PREFIX)
+    if 0 <= int(inspected) < len(lab.points) and _shape(lab, bool(neurons)) in _figures:
+        out["numbers"] = _numbers(_shown(lab, int(inspected), bool(neurons), record=False)[0], PREFIX)
     return out
 
 
@@ -321,6 +320,65 @@ def scores(points: Sequence[Sequence[float]]) -> list[float]:
     """``model(x).data`` for each point, through the engine's own graph (the page checks its heat map on it)."""
     lab = _current()
     return [lab.model(list(point)).data for point in points]  # type: ignore[union-attr]
+
+
+def _shape(lab: Lab, neurons: bool) -> str:
+    """What decides the shape of every example's graph: the layers, the loss, and the view (neurons or every Value)."""
+    return f"{lab.settings['layers']}|{lab.settings['loss']}|{'neurons' if neurons else 'values'}"
+
+
+def collapse(root: Value, hidden: Collection[Value]) -> Value:
+    """A copy of `root`'s graph without the `hidden` values: each is folded into the node that uses it.
+
+    A kept node's links go to the kept values it reaches through hidden ones. Each link's local derivative
+    is the sum, over the paths through hidden values, of the products of the local derivatives along the
+    path (the chain rule, as forward mode sums paths); a path that ends at a hidden leaf (a weight, a bias)
+    is dropped, as that leaf is. A neuron ``h = relu(z)``, ``z = w·x + b``, with `z`, the weights and
+    the bias hidden, becomes one node whose link to each input ``x`` holds ``∂h/∂x = relu'(z)·w``. The
+    copy is a graph of real `Value`s and `ParentLink`s: `backward` on it gives every kept value the
+    gradient the whole graph gives it (up to rounding).
+    """
+    gone = {id(value) for value in hidden}
+    made: dict[int, Value] = {}
+    for node in dependency_safe_order(root):
+        if id(node) in gone:
+            continue
+        sums: dict[int, list[Any]] = {}  # a kept parent's id -> [the parent, the sum over paths to it]
+        stack = [(link.value, link.local_grad) for link in reversed(node.parents)]
+        while stack:
+            parent, product = stack.pop()
+            if id(parent) not in gone:
+                sums.setdefault(id(parent), [parent, 0.0])[1] += product
+            else:
+                stack.extend((link.value, product * link.local_grad) for link in reversed(parent.parents))
+        links = [ParentLink(made[key], total) for key, (_, total) in sums.items()]
+        made[id(node)] = Value(node.data, node.label, parents=links, op=node.op)
+    return made[id(root)]
+
+
+def neuron_view(lab: Lab, root: Value) -> Value:
+    """`root` (an example's loss) with each neuron as one node: its weights, its bias and its weighted sum folded in.
+
+    A hidden neuron keeps its ReLU's label without the ``.h`` (``L1.n3``) and shows the operation
+    ``ReLU∘Σ``; the output neuron (the score s, no ReLU) keeps its label and ``Σ``.
+    """
+    hidden: list[Value] = list(lab.parameters)
+    for node in dependency_safe_order(root):
+        if node.op == "ReLU" and node.label.endswith(".h") and node.parents and node.parents[0].value.op == "Σ":
+            hidden.append(node.parents[0].value)
+    view = collapse(root, hidden)
+    for node in dependency_safe_order(view):
+        if node.op == "ReLU" and node.label.endswith(".h"):
+            node.label, node.op = node.label.removesuffix(".h"), "ReLU∘Σ"
+    return view
+
+
+def _shown(lab: Lab, index: int, neurons: bool, record: bool = True) -> tuple[Value, Any]:
+    """Example `index`'s graph as drawn (whole, or a node per neuron), after `backward` on it; and its steps."""
+    root = lab.example(index)
+    if neurons:
+        root = neuron_view(lab, root)
+    return root, backward(root, record=record)
 
 
 def _numbers(root: Value, prefix: str) -> dict[str, str]:
@@ -349,39 +407,50 @@ def worst() -> int:
     return max(range(len(losses)), key=losses.__getitem__)
 
 
-def _shape(lab: Lab) -> str:
-    """What decides the shape of every example's graph: the layers and the loss."""
-    return f"{lab.settings['layers']}|{lab.settings['loss']}"
-
-
-def _drawing(lab: Lab, root: Value) -> str:
-    """The figure of an example's graph (any example: they share one shape), laid out once per shape."""
+def _drawing(lab: Lab, root: Value, neurons: bool) -> str:
+    """The figure of an example's graph (any example: they share one shape), laid out once per shape and view."""
     from glassgrad.viz import draw_graph
-    from glassgrad.viz.graph import rendering_with
     from glassgrad_runtime import worker
 
-    if _figure.get("key") != _shape(lab):
-        with rendering_with(worker._renderer):  # the Graphviz the worker's `start` received (natively: `dot`)
-            _figure["html"] = str(draw_graph(root, id_prefix=PREFIX, max_values=2000, max_links=5000))
-        _figure["key"] = _shape(lab)
-    return _figure["html"]  # type: ignore[no-any-return]
+    key = _shape(lab, neurons)
+    if key not in _figures:
+        with worker.rendering():  # the Graphviz the worker's `start` received (natively: `dot`)
+            _figures[key] = str(draw_graph(_widest(root), id_prefix=PREFIX, max_values=2000, max_links=5000))
+    return _figures[key]
 
 
-def prepare() -> dict[str, Any]:
+WIDEST = -0.888888
+"""The number every box and edge label is laid out for: as wide as most numbers ``:g`` writes (9 characters)."""
+
+
+def _widest(root: Value) -> Value:
+    """A copy of `root`'s graph with `WIDEST` for every data, grad and local derivative, to lay the drawing out for
+    the numbers later examples and steps write into it (a layout made for short numbers would let longer ones
+    spill out of their boxes)."""
+    made: dict[int, Value] = {}
+    for node in dependency_safe_order(root):
+        links = [ParentLink(made[id(link.value)], WIDEST) for link in node.parents]
+        copy = made[id(node)] = Value(WIDEST, node.label, parents=links, op=node.op)
+        copy.grad = WIDEST
+    return made[id(root)]
+
+
+def prepare(neurons: bool = True) -> dict[str, Any]:
     """Lay out the inspected graph now, while the reader looks (Graphviz takes a second or two); then Inspect is quick."""
     lab = _current()
     started = time.perf_counter()
-    _drawing(lab, lab.example(0))
+    _drawing(lab, _shown(lab, 0, neurons)[0], neurons)
     return {"seconds": time.perf_counter() - started}
 
 
-def inspect(index: int, draw: bool = False) -> dict[str, Any]:
+def inspect(index: int, draw: bool = False, neurons: bool = True) -> dict[str, Any]:
     """Training example `index`'s loss graph (a negative index: the `worst` example), after its own backward pass.
 
-    The drawing (Graphviz's layout, the slow part) is made once for the model's shape and kept: every
-    example's graph has the same shape, so its ``html`` is sent only when `draw` asks for it; ``numbers``
-    holds what this example's graph shows, by element id, and ``player`` a backward player that replays
-    this example's pass on the drawn graph.
+    With `neurons` (the default), each neuron is one node (`neuron_view`); without, every Value of the
+    graph is drawn, the parameters too. The drawing (Graphviz's layout, the slow part) is made once per
+    model shape and view and kept: every example's graph has the same shape, so its ``html`` is sent only
+    when `draw` asks for it or it is new; ``numbers`` holds what this example's graph shows, by element id,
+    and ``player`` a backward player that replays this example's pass on the drawn graph.
     """
     from glassgrad.viz import animate_backward
     from glassgrad.viz.graph import GraphFigure, GraphIds
@@ -391,10 +460,10 @@ def inspect(index: int, draw: bool = False) -> dict[str, Any]:
     if not 0 <= index < len(lab.points):
         raise IndexError(f"there is no training point {index} (the set has {len(lab.points)})")
     started = time.perf_counter()
-    root = lab.example(index)
-    steps = backward(root)
-    fresh = _figure.get("key") != _shape(lab)
-    html = _drawing(lab, root) if draw or fresh else None
+    neurons = bool(neurons)
+    root, steps = _shown(lab, index, neurons)
+    fresh = _shape(lab, neurons) not in _figures
+    html = _drawing(lab, root, neurons) if draw or fresh else None
     player = animate_backward(
         root, steps, graph=GraphFigure("", GraphIds(root, PREFIX)), title="Replay this example's backward pass"
     )
@@ -404,6 +473,7 @@ def inspect(index: int, draw: bool = False) -> dict[str, Any]:
         "point": [a, b],
         "label": label,
         "loss": root.data,
+        "neurons": neurons,
         "values": len(GraphIds(root, PREFIX).order),
         "links": len(steps),
         "html": html,
