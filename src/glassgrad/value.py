@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numbers
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any
 
@@ -362,22 +362,6 @@ def _parent(node: Value, k: int) -> Value | None:
     if k == 0:
         return node._u  # type: ignore[no-any-return]  # _u is the first operand while links are unbuilt
     return du[1] if k == 1 and type(du) is tuple else None
-
-
-def _operands(node: Value) -> Iterator[Value | None]:
-    """An iterator over `node`'s operands (`parents[k].value` for each k), without building `ParentLink` objects.
-
-    The walk takes one per node and calls `next` on it per link: no Python call per link. A fused op's operands
-    end with None; every other iterator ends with StopIteration (``next(it, None)`` reads both as the end).
-    """
-    du = node._du
-    if type(du) is list:
-        return iter(node._u)
-    if du is None:
-        return iter([link.value for link in node._u])
-    if type(du) is float:
-        return iter((node._u,))
-    return iter((node._u, du[1]))
 
 
 def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
