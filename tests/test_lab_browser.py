@@ -140,6 +140,21 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
         "window.glassgrad.lab.state().points.length === 61 && window.glassgrad.lab.state().step === 0"
     )
     assert "add=" in tab.url and "seed=2" in tab.url
+    # Without a mouse: the plane takes the focus, arrows move its cross, Enter adds a point there (a blue one,
+    # at the plane's left edge and half way up: x1 is the view's left bound).
+    tab.check("input[name=gg-lab-click][value='add-1']")
+    tab.focus("[data-lab=plane]")
+    for _ in range(6):  # from the middle, 0.1 of the width each: the fifth reaches the edge, the sixth stays there
+        tab.keyboard.press("Shift+ArrowLeft")
+    tab.keyboard.press("Enter")
+    tab.wait_for_function("window.glassgrad.lab.state().points.length === 62")
+    added = tab.evaluate("window.glassgrad.lab.state()")
+    view = added["view"]
+    newest = added["points"][-1]
+    assert newest[0] == pytest.approx(view[0], abs=1e-3) and newest[1] == pytest.approx(
+        (view[2] + view[3]) / 2, abs=1e-3
+    )
+    assert added["labels"][-1] == -1
     # Leaving the page (the theme's instant navigation keeps the document) ends the lab's Python.
     tab.click("a.md-nav__link[href$='reuse/']")
     tab.wait_for_function(

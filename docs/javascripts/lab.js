@@ -97,6 +97,7 @@
     var losses = [];  // every step's loss, as Python computed it
     var inspected = -1, figureShown = false, preparedShape = "";
     var drawnView = null;  // the drawn graph's view: true, a node per neuron; false, every Value
+    var cross = [0.5, 0.5];  // the keyboard's cross on the plane, as shares of its width and height
     function neurons() { return !$("every-value").checked; }
     var hidden = null;
     var timings = { steps: [], heat: [], python: [] };
@@ -298,6 +299,13 @@
       run.test_points.forEach(function (p, k) { dot(p, run.test_labels[k], false, false); });
       run.points.forEach(function (p, k) { dot(p, run.labels[k], true, false); });
       if (figureShown && inspected >= 0 && run.points[inspected]) dot(run.points[inspected], 0, false, true);
+      if (document.activeElement === plane) {  // the keyboard's cross, where Enter acts
+        var cx = cross[0] * box.width, cy = cross[1] * box.height;
+        var paper = getComputedStyle(root).getPropertyValue("--md-default-bg-color") || "#fff";
+        c.beginPath();
+        c.moveTo(cx - 12, cy); c.lineTo(cx + 12, cy); c.moveTo(cx, cy - 12); c.lineTo(cx, cy + 12);
+        [[paper, 5], [ink, 2]].forEach(function (pen) { c.lineWidth = pen[1]; c.strokeStyle = pen[0]; c.stroke(); });
+      }
     }
     function drawCurves() {
       curve($("loss-curve"), 1, 2, false);
@@ -431,7 +439,6 @@
             box.scrollLeft += root.right - at.right + 24;
             box.scrollTop += root.top - at.top - box.clientHeight / 2;
           }
-          var label = answer.label < 0 ? "−1 (blue)" : "+1 (orange)";
           var label = answer.label < 0 ? "−1 (blue)" : "+1 (orange)", score = "L" + (run.sizes.length - 1) + ".n0.z";
           var inside = answer.neurons ?
             " Values: the point (x1, x2), each neuron as one box (Ln.k: its weighted sum and its ReLU together, its weights and bias folded in), the score s (" +
@@ -468,9 +475,10 @@
       });
       return best;
     }
-    plane.addEventListener("click", function (event) {
+    // What a click at (x, y), in CSS pixels from the plane's top left corner, does: the chosen action.
+    function actAt(x, y) {
       if (!run) { ensureLab().catch(failed); return; }
-      var rect = plane.getBoundingClientRect(), x = event.clientX - rect.left, y = event.clientY - rect.top;
+      var width = plane.clientWidth, height = plane.clientHeight;
       var mode = (root.querySelector('input[name="gg-lab-click"]:checked') || {}).value || "inspect";
       if (mode === "inspect") {
         var k = nearest(x, y);
@@ -485,11 +493,29 @@
         else settings.added = settings.added.filter(function (_, k) { return k !== -1 - origin; });
       } else {
         var view = run.view;
-        var x1 = view[0] + x / rect.width * (view[1] - view[0]), x2 = view[3] - y / rect.height * (view[3] - view[2]);
+        var x1 = view[0] + x / width * (view[1] - view[0]), x2 = view[3] - y / height * (view[3] - view[2]);
         settings.added = settings.added.concat([[Number(x1.toFixed(3)), Number(x2.toFixed(3)), mode === "add+1" ? 1 : -1]]);
       }
       restart();
+    }
+    plane.addEventListener("click", function (event) {
+      var rect = plane.getBoundingClientRect();
+      actAt(event.clientX - rect.left - plane.clientLeft, event.clientY - rect.top - plane.clientTop);
     });
+    // The keyboard's click: arrow keys move a cross over the plane (Shift: further), Enter or Space acts there.
+    var MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    plane.addEventListener("keydown", function (event) {
+      if (own(MOVES, event.key)) {
+        var by = event.shiftKey ? 0.1 : 0.02;
+        cross = [Math.min(1, Math.max(0, cross[0] + MOVES[event.key][0] * by)), Math.min(1, Math.max(0, cross[1] + MOVES[event.key][1] * by))];
+        drawAll();
+      } else if (event.key === "Enter" || event.key === " ") {
+        actAt(cross[0] * plane.clientWidth, cross[1] * plane.clientHeight);
+      } else return;
+      event.preventDefault();
+    });
+    plane.addEventListener("focus", drawAll);
+    plane.addEventListener("blur", drawAll);
 
     // --- controls -------------------------------------------------------------------------------------------
     buttons.train.addEventListener("click", train);
