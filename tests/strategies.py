@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import glassgrad as gg
 from glassgrad import Value
+from glassgrad.nn import weighted_sum
 
 Operand = int | float
 """An index of an earlier node (`int`) or a plain-number constant (`float`)."""
@@ -115,7 +116,11 @@ POWERS = ("power", "**")
 EXPONENTS = (0.0, 1.0, 2.0, 3.0, -1.0, -2.0, 0.5, 1.5, -0.5, 2.5, 1.0 / 3.0)
 """Plain-number exponents: integers (any base) and fractions (positive bases only)."""
 
-ALL_OPS = tuple(BINARY) + tuple(UNARY) + POWERS
+FUSED = "weighted_sum"
+"""`glassgrad.nn.weighted_sum(weights, inputs, bias)`: one node with a link per weight, per node input and the bias;
+its operands are the weights, then the inputs (nodes or constants), then the bias."""
+
+ALL_OPS = tuple(BINARY) + tuple(UNARY) + POWERS + (FUSED,)
 
 BOUND = 1e3
 """Largest |value| and |local derivative| a generated node may have: keeps the DAG well-conditioned."""
@@ -127,6 +132,9 @@ MARGIN = 0.25
 def apply_glassgrad(step: Step, nodes: Sequence[Value]) -> Value:
     """Apply `step` to glassgrad `nodes` (constants stay plain numbers, so the operators' reflected forms run)."""
     args = [nodes[a] if isinstance(a, int) else a for a in step.operands]
+    if step.op == FUSED:
+        k = len(args) // 2
+        return weighted_sum(args[:k], args[k:-1], args[-1])
     if step.op == "power":
         return gg.power(args[0], step.exponent)
     if step.op == "**":
@@ -139,6 +147,12 @@ def apply_glassgrad(step: Step, nodes: Sequence[Value]) -> Value:
 def apply_torch(step: Step, nodes: Sequence, unary: dict[str, Callable]):
     """Apply `step` to PyTorch tensors `nodes` (the twin of `apply_glassgrad`)."""
     args = [nodes[a] if isinstance(a, int) else a for a in step.operands]
+    if step.op == FUSED:  # the bias first, then each product: weighted_sum's order of additions
+        k = len(args) // 2
+        total = args[-1]
+        for weight, x in zip(args[:k], args[k:-1]):
+            total = total + weight * x
+        return total
     if step.op in POWERS:
         return args[0] ** step.exponent
     if step.op in BINARY:
@@ -202,6 +216,11 @@ def programs(draw: st.DrawFn, max_leaves: int = 4, max_steps: int = 12, ops: Seq
                 operands = (first, draw(finite))
             else:
                 operands = (draw(finite), first)
+        elif op == FUSED:  # 1 to 3 weights, each input a node or a constant; nodes may repeat
+            k = draw(st.integers(1, 3))
+            weights = (first, *(draw(node) for _ in range(k - 1)))
+            inputs = tuple(draw(st.one_of(node, finite)) for _ in range(k))
+            operands = (*weights, *inputs, draw(node))
         else:
             operands = (first,)
             if op in POWERS:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import filterfalse
 from typing import Any, Generic, Literal, NamedTuple, TypeVar, overload
 
 from glassgrad import value as _value
@@ -143,28 +144,45 @@ def _walk(roots: Sequence[Value], events: list[OrderEvent] | None) -> list[Value
     by_id = _value.equality_overridden
     seen: set[object] = set()  # entered: either appended already or still being visited
     appended: set[object] = set()  # in the order already: meeting one again is a skip, not a cycle
+    # A fused op (weighted_sum: one link per weight) skips its operands already in the order inside filterfalse,
+    # in C: the walk's Python loop runs only for the links it follows (not when it logs its skips, or keys by id).
+    plain = events is None and not by_id
+    in_order = appended.__contains__
     for root in roots:
         if (id(root) if by_id else root) in seen:  # an earlier root's walk appended it already
             continue
         seen.add(id(root) if by_id else root)
         path = [root]  # the values being visited, outermost first
-        followed = [0]  # for each of them, how many of its links the walk has followed
+        # For each of them, how many of its links the walk has followed (in the plain walk, for a fused op, an
+        # iterator over its operands not yet in the order instead).
+        followed: list[int | Iterator[Value | None]] = [0]
         if events is not None:
             events.append(OrderEvent("enter", root, 0))
         while path:
             node = path[-1]
             k = followed[-1]
-            # node.parents[k].value, read from the packed links (value.py's docstring): no call, no ParentLink.
-            du = node._du
-            if type(du) is list:  # a fused op: the operands end with None
-                parent = node._u[k]
-            elif du is None:  # the links are built: _u holds them
-                links = node._u
-                parent = links[k].value if k < len(links) else None
-            elif k == 0:  # one or two operands, the first in _u
-                parent = node._u
-            else:
-                parent = du[1] if k == 1 and type(du) is tuple else None
+            if isinstance(k, int):
+                # node.parents[k].value, read from the packed links (value.py's docstring): no call, no ParentLink.
+                du = node._du
+                if type(du) is list:  # a fused op: the operands end with None
+                    if plain:
+                        followed[-1] = k = filterfalse(in_order, node._u)
+                        parent = next(k)
+                    else:
+                        parent = node._u[k]
+                        followed[-1] = k + 1
+                elif du is None:  # the links are built: _u holds them
+                    links = node._u
+                    parent = links[k].value if k < len(links) else None
+                    followed[-1] = k + 1
+                elif k == 0:  # one or two operands, the first in _u
+                    parent = node._u
+                    followed[-1] = 1
+                else:
+                    parent = du[1] if k == 1 and type(du) is tuple else None
+                    followed[-1] = k + 1
+            else:  # a fused op's operands, those already in the order passed over in C
+                parent = next(k)  # the operands end with None, never in the order
             if parent is None:  # every parent of node is in the order: node joins it
                 path.pop()
                 followed.pop()
@@ -173,7 +191,6 @@ def _walk(roots: Sequence[Value], events: list[OrderEvent] | None) -> list[Value
                 if events is not None:
                     events.append(OrderEvent("append", node, len(path)))
                 continue
-            followed[-1] = k + 1
             key = id(parent) if by_id else parent
             if key in appended:  # the most frequent case: a parameter every example uses, met again
                 if events is not None:
@@ -328,11 +345,21 @@ def backward(
                     parent.grad = after = before + contribution
                     extend((output, parent, upstream, local, contribution, before, after))
             steps = BackwardSteps(log)
-        else:
+        else:  # the same updates, the packed links read inline (value.py's docstring)
             for output in reversed(order):
                 upstream = output.grad
-                for parent, local in _edges(output):
-                    parent.grad += upstream * local
+                du = output._du
+                if type(du) is float:  # one operand, _u
+                    output._u.grad += upstream * du
+                elif type(du) is tuple:  # two operands: _u, then du[1]
+                    output._u.grad += upstream * du[0]
+                    du[1].grad += upstream * du[2]
+                elif type(du) is list:  # a fused op: zip stops before the operands' closing None
+                    for parent, local in zip(output._u, du):
+                        parent.grad += upstream * local
+                else:
+                    for parent, local in _edges(output):
+                        parent.grad += upstream * local
             steps = BackwardSteps([])
         if previous is not None:
             for node, old in zip(order, previous):
