@@ -132,8 +132,8 @@ def _walk(roots: Sequence[Value], events: list[OrderEvent] | None) -> list[Value
     """Depth-first from each root in turn, parents in stored order, each node appended after all its parents.
 
     An explicit stack instead of recursion: a million-node chain needs no recursion limit. Each link is read
-    inline from the packed links, with no call and no object allocated per node (a deep chain's walk starts no
-    garbage collection).
+    inline from the packed links, with no call; no object is allocated per node but a fused op's filter (so a
+    deep chain's walk starts no garbage collection).
     """
     for root in roots:
         if not isinstance(root, Value):
