@@ -439,7 +439,7 @@ def prepare(neurons: bool = True) -> dict[str, Any]:
     """Lay out the inspected graph now, while the reader looks (Graphviz takes a second or two); then Inspect is quick."""
     lab = _current()
     started = time.perf_counter()
-    _drawing(lab, _shown(lab, 0, neurons)[0], neurons)
+    _drawing(lab, _shown(lab, 0, neurons, record=False)[0], neurons)  # the layout reads no number
     return {"seconds": time.perf_counter() - started}
 
 
