@@ -14,6 +14,7 @@ check() {
 check "$bin/ruff" check .
 check "$bin/ruff" format --check --output-format concise .
 check "$bin/mypy"  # files and strictness: [tool.mypy] in pyproject.toml
+check "$bin/lint-imports"  # the arrows between the packages: [tool.importlinter] in pyproject.toml
 check "$bin/python" -m mypy.stubtest glassgrad.scratch  # scratch.pyi says what scratch.py does
 check "$bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/*.yml
 check "$bin/check-jsonschema" --builtin-schema vendor.dependabot .github/dependabot.yml

@@ -25,7 +25,7 @@ def render(source: str) -> str:
     ]
     return markdown.markdown(
         source,
-        extensions=["pymdownx.superfences", "pymdownx.arithmatex", "glassgrad.viz.mathml"],
+        extensions=["pymdownx.superfences", "pymdownx.arithmatex", "glassgrad_site.mathml"],
         extension_configs={"pymdownx.superfences": {"custom_fences": fences}, "pymdownx.arithmatex": {"generic": True}},
     )
 

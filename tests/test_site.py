@@ -104,7 +104,7 @@ def test_every_formula_is_mathml(built_site: Path) -> None:
 def test_seed_formulas_become_mathml(tex: str) -> None:
     html = markdown.markdown(
         f"$${tex}$$",
-        extensions=["pymdownx.arithmatex", "glassgrad.viz.mathml"],
+        extensions=["pymdownx.arithmatex", "glassgrad_site.mathml"],
         extension_configs={"pymdownx.arithmatex": {"generic": True}},
     )
     assert html.startswith('<div class="arithmatex"><math ') and 'display="block"' in html

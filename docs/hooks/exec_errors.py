@@ -18,7 +18,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import markdown_exec
 from mkdocs.exceptions import PluginError
@@ -128,7 +128,10 @@ def _watch(language: str, format_block: Callable[..., str]) -> Callable[..., str
 
 markdown_exec.patch_loggers(_Logger)
 markdown_exec.formatters.update(
-    {language: _watch(language, block) for language, block in markdown_exec.formatters.items()}
+    {
+        language: _watch(language, cast(Callable[..., str], block))
+        for language, block in markdown_exec.formatters.items()
+    }
 )
 
 

@@ -26,7 +26,7 @@ def on_startup(command: str, dirty: bool) -> None:
 
 # The formulas' Markdown extension (mkdocs.yml) is imported when the config is loaded, before this hook runs:
 # kept loaded, so that a broken engine shows on the pages that use it instead of stopping every rebuild.
-KEEP = {"glassgrad.viz.mathml"}
+KEEP = {"glassgrad_site.mathml"}
 
 
 def on_pre_build(config: Any) -> None:

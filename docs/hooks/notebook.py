@@ -5,7 +5,7 @@ blocks, ``--8<--`` includes expanded), so the notebook has no code of its own. m
 caches the page by the notebook's bytes, which carry a digest of the glassgrad sources. Links to other pages
 point at the published site (the package's Documentation address), so they work in a downloaded copy;
 on the page they are made relative again. The hook also adds the download link, hands the TeX to
-``glassgrad.viz.mathml`` and drops nbconvert's CDN loaders; and it points nbconvert at docs/hooks/jupyter/, whose
+``glassgrad_site.mathml`` and drops nbconvert's CDN loaders; and it points nbconvert at docs/hooks/jupyter/, whose
 configuration joins each cell's outputs of one stream after the run (so every build renders the same page).
 """
 
@@ -30,7 +30,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from glassgrad.viz.mathml import render_arithmatex
+from glassgrad_site.mathml import render_arithmatex
 
 CHAPTERS = "chapters/*.md"  # the pages the notebook is made of, in file-name order
 NOTEBOOK = "notebook/tutorial.ipynb"  # its place in the site; it is written under .cache/

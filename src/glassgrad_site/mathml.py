@@ -9,9 +9,9 @@ extension rather than an MkDocs hook, it runs under every builder that reads ``m
     markdown_extensions:
       - pymdownx.arithmatex:
           generic: true
-      - glassgrad.viz.mathml
+      - glassgrad_site.mathml
 
-Needs ``markdown`` and ``latex2mathml`` (the ``docs`` extra); ``import glassgrad`` never imports it.
+Needs ``markdown`` and ``latex2mathml`` (the ``docs`` dependency group). Part of the site package, not the wheel.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from markdown import Markdown
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 
-log = logging.getLogger("mkdocs.extensions.glassgrad.mathml")
+log = logging.getLogger("mkdocs.extensions.glassgrad_site.mathml")
 
 ARITHMATEX_CLASS = "arithmatex"
 DELIMITED = re.compile(r"\s*\\(?P<open>[(\[])(?P<tex>.*?)\\[)\]]\s*", re.DOTALL)
