@@ -1,0 +1,281 @@
+"""The operation exercises (divide, tanh, power, the sigmoid fix): the reader's node against the checker's,
+field by field and link by link, and each slope against a finite difference."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from glassgrad import scratch
+from glassgrad.exercises.verdict import (
+    TRIALS,
+    Verdict,
+    _call,
+    _close,
+    _fail,
+    _given,
+    _is_link,
+    _is_number,
+    _is_value,
+    _name,
+    _not_a_function,
+    _num,
+    _pair,
+    _same,
+    kind_of,
+)
+
+# ---------------------------------------------------------------- operations
+
+Case = tuple[tuple[float, ...], tuple[float, ...]]
+"""The inputs of one try of an operation: (operands, constants)."""
+
+
+@dataclass(frozen=True)
+class _Operation:
+    """An operation exercise: the reader defines ``function(*operands, *constants, label="")``.
+
+    `draw` makes one random case; `always` the cases every check adds (drawn too: a negative number
+    with a whole-number power, u = 0 where the derivative exists there).
+    """
+
+    function: str
+    operands: tuple[str, ...]
+    output: str
+    formula: str  # the value, as the answer writes it
+    value: Callable[..., float]
+    local_formulas: tuple[str, ...]  # ∂output/∂operand, one per operand
+    local_grads: Callable[..., tuple[float, ...]]
+    draw: Callable[[random.Random], Case]
+    constants: tuple[str, ...] = ()
+    always: Callable[[random.Random], list[Case]] = field(default=lambda rng: [])
+
+    def where(self, case: Case) -> str:
+        return ", ".join(f"{name} = {_num(x)}" for name, x in self.named(case).items())
+
+    def named(self, case: Case) -> dict[str, float]:
+        operands, constants = case
+        return dict(zip((*self.operands, *self.constants), (*operands, *constants)))
+
+
+def _apply(spec: _Operation, fn: Callable[..., Any], case: Case, exercise: str) -> tuple[Any, list[Any]]:
+    """Call the reader's function on `case`; return what it returned (checked to be a Value) and the operands."""
+    operands, constants = case
+    leaves = [scratch.Value(x, name) for name, x in zip(spec.operands, operands)]
+    call = f"{spec.function}({', '.join((*spec.operands, *spec.constants))}) at {spec.where(case)}"
+    out = _call(call, fn, *leaves, *constants)
+    if out is None:
+        raise _fail(exercise, f"{spec.function} returned None: end it with `return Value(...)`.")
+    if not _is_value(out):
+        raise _fail(
+            exercise,
+            f"{spec.function} returned {kind_of(out)}, not a Value: return Value(...) with its parents.",
+        )
+    return out, leaves
+
+
+def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise: str) -> None:
+    """Compare what the reader's function built at `case` with the checker's own node, field by field and
+    link by link; raise `_Failed` at the first difference."""
+    name, where, inputs = spec.output, spec.where(case), spec.named(case)
+    if getattr(out, "label", None) == "":
+        out.label = name  # for the figure: the checker called the function without a label
+    expected_value = spec.value(*case[0], *case[1])
+    if not _same(out.data, expected_value):
+        want, got = (
+            _pair(expected_value, float(out.data)) if _is_number(out.data) else (_num(expected_value), _given(out.data))
+        )
+        raise _fail(
+            exercise,
+            f"The value is wrong at {where}.\n{name}.data should be {want}; yours is {got}.",
+            answer=f"The value: {name}.data = {spec.formula}.",
+            expected=expected_value,
+            given=float(out.data) if _is_number(out.data) else None,
+            inputs=inputs,
+        )
+    parents = out.parents
+    count = len(spec.operands)
+    needed = "one ParentLink" if count == 1 else f"{count} ParentLinks, one per operand ({', '.join(spec.operands)})"
+    if not isinstance(parents, (tuple, list)):
+        raise _fail(exercise, f"{name}.parents is {kind_of(parents)}; make it a tuple of {needed}.")
+    for k, link in enumerate(parents):
+        if _is_value(link) and not _is_link(link):
+            raise _fail(
+                exercise,
+                f"`parents` holds Values; wrap each in `ParentLink(value, local_grad)`: {name}.parents[{k}] is "
+                f"{_name(link)} itself, with no local derivative.",
+            )
+        if not _is_link(link):
+            raise _fail(exercise, f"{name}.parents[{k}] is {_given(link)}, not a ParentLink(value, local_grad).")
+    if len(parents) != count:
+        raise _fail(exercise, f"{name} has {len(parents)} ParentLink(s); {spec.function} needs {needed}.", graph=out)
+    for k, (link, leaf) in enumerate(zip(parents, leaves)):
+        if link.value is not leaf:
+            other = next((o for o in leaves if link.value is o), None)
+            pointed = f"to {other.label}" if other is not None else "to something that is not an operand"
+            raise _fail(
+                exercise,
+                f"{name}.parents[{k}] points {pointed}; it should point to {leaf.label}, the operand number {k + 1}: "
+                f"ParentLink({leaf.label}, ∂{name}/∂{leaf.label}).",
+                graph=out if other is not None else None,
+                marked=[(out, k)] if other is not None else (),
+                operand=leaf.label,
+            )
+    expected_locals = spec.local_grads(*case[0], *case[1])
+    for k, (link, leaf, expected) in enumerate(zip(parents, leaves, expected_locals)):
+        given, edge = link.local_grad, f"∂{name}/∂{leaf.label}"
+        if _same(given, expected):
+            continue
+        if not _is_number(given):
+            raise _fail(
+                exercise,
+                f"The edge {edge} holds {_given(given)}: a local derivative is a number, computed from the operands' data.",
+                graph=None,
+                edge=edge,
+                operand=leaf.label,
+                answer=f"The local derivative: {edge} = {spec.local_formulas[k]}.",
+            )
+        want, got = _pair(expected, float(given))
+        hint = ""
+        if _close(given, -expected):
+            hint = "\nThe sign is flipped."
+        elif any(_close(given, other) for j, other in enumerate(expected_locals) if j != k):
+            hint = "\nThat is the derivative for the other operand: are the two swapped?"
+        raise _fail(
+            exercise,
+            f"The edge {edge} is wrong at {where}.\nAt these inputs {edge} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
+            answer=f"The local derivative: {edge} = {spec.local_formulas[k]}.",
+            edge=edge,
+            graph=out,
+            marked=[(out, k)],
+            operand=leaf.label,
+            expected=expected,
+            given=float(given),
+            inputs=inputs,
+        )
+
+
+def _slope_error(spec: _Operation, fn: Callable[..., Any], case: Case, k: int, exercise: str) -> float:
+    """How far the slope of the reader's function along operand `k` near `case` (central finite differences)
+    is from its local derivative there, relative to its size."""
+    operands, constants = case
+    step = 1e-6 * max(1.0, abs(operands[k]))
+    ends = []
+    for sign in (1, -1):
+        moved = tuple(x + sign * step if j == k else x for j, x in enumerate(operands))
+        out, leaves = _apply(spec, fn, (moved, constants), exercise)
+        _compare(spec, out, leaves, (moved, constants), exercise)  # right there too, links and all
+        ends.append(float(out.data))
+    slope = (ends[0] - ends[1]) / (2 * step)
+    expected = spec.local_grads(*operands, *constants)[k]
+    return abs(slope - expected) / max(1.0, abs(expected))
+
+
+def _check_operation(spec: _Operation, fn: Any, exercise: str, rng: random.Random) -> Verdict:
+    if not callable(fn):
+        return _not_a_function(exercise, fn, f"{spec.function}(...)")
+    cases = [spec.draw(rng) for _ in range(TRIALS)] + spec.always(rng)
+    for case in cases:
+        out, leaves = _apply(spec, fn, case, exercise)
+        _compare(spec, out, leaves, case, exercise)
+    worst = 0.0
+    for case in cases:
+        for k in range(len(spec.operands)):
+            error = _slope_error(spec, fn, case, k, exercise)
+            if error > 1e-4:  # right at each input, yet not in between: a value that jumps, a table of answers
+                raise _fail(
+                    exercise,
+                    f"Near {spec.where(case)} the value of your {spec.function} does not change as its local "
+                    f"derivative says (finite differences differ by {error:.2g}): compute the value from the operands.",
+                    inputs=spec.named(case),
+                )
+            worst = max(worst, error)
+    negatives = " (negative ones too)" if any(x < 0 for case in cases for x in case[0]) else ""
+    return Verdict(
+        exercise,
+        True,
+        f"Passed: at {len(cases)} new inputs{negatives} the value and every local derivative match the checker's "
+        f"own, and finite differences agree (largest error {worst:.1g}).",
+    )
+
+
+def _rounded(rng: random.Random, low: float, high: float) -> float:
+    return round(rng.uniform(low, high), 2)
+
+
+def _away_from_zero(rng: random.Random, low: float = 0.5, high: float = 3.0) -> float:
+    return rng.choice((-1, 1)) * _rounded(rng, low, high)
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+WHOLE_POWERS = (2.0, 3.0, 4.0, -1.0, -2.0)
+"""Powers k for which u ** k is defined at a negative u too."""
+
+FRACTIONAL_POWERS = (0.5, 1.5, 2.5)
+"""Powers k for which the check keeps u > 0 (a negative number has no real square root)."""
+
+
+def _power_case(rng: random.Random) -> Case:
+    if rng.random() < 0.6:
+        return (_away_from_zero(rng, 0.3, 3.0),), (rng.choice(WHOLE_POWERS),)
+    return (_rounded(rng, 0.3, 3.0),), (rng.choice(FRACTIONAL_POWERS),)
+
+
+OPERATIONS = {
+    "divide": _Operation(
+        "divide",
+        ("u", "v"),
+        "q",
+        "u / v",
+        lambda u, v: u / v,
+        ("1 / v", "-u / v²"),
+        lambda u, v: (1 / v, -u / (v * v)),
+        lambda rng: ((_rounded(rng, -3, 3), _away_from_zero(rng)), ()),
+        always=lambda rng: [((-_rounded(rng, 0.5, 3), -_rounded(rng, 0.5, 3)), ())],
+    ),
+    "tanh": _Operation(
+        "tanh",
+        ("u",),
+        "t",
+        "tanh(u)",
+        math.tanh,
+        ("1 - t²",),
+        lambda u: (1 - math.tanh(u) ** 2,),
+        lambda rng: ((_rounded(rng, -2.5, 2.5),), ()),
+        always=lambda rng: [((-_rounded(rng, 0.3, 2.5),), ()), ((0.0,), ())],
+    ),
+    "power": _Operation(
+        "power",
+        ("u",),
+        "p",
+        "u ** k",
+        lambda u, k: u**k,
+        ("k · u ** (k - 1)",),
+        lambda u, k: (k * u ** (k - 1),),
+        _power_case,
+        constants=("k",),
+        always=lambda rng: [
+            ((-_rounded(rng, 0.3, 3),), (2.0,)),  # abs(u) ** k has the right value here, not the right slope
+            ((-_rounded(rng, 0.3, 3),), (3.0,)),
+            ((_rounded(rng, 0.3, 3),), (rng.choice(FRACTIONAL_POWERS),)),
+            ((0.0,), (2.0,)),
+        ],
+    ),
+    "sigmoid": _Operation(
+        "sigmoid",
+        ("z",),
+        "s",
+        "σ(z) = 1 / (1 + exp(-z))",
+        _sigmoid,
+        ("s · (1 - s)",),
+        lambda z: (_sigmoid(z) * (1 - _sigmoid(z)),),
+        lambda rng: ((_rounded(rng, -4, 4),), ()),
+        always=lambda rng: [((-_rounded(rng, 0.5, 4),), ())],
+    ),
+}
