@@ -32,6 +32,7 @@ from glassgrad.ops import (
     subtract,
     tanh,
 )
+from glassgrad.protocol import is_value
 from glassgrad.value import ParentLink, Value
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "add",
     "backward",
     "dependency_safe_order",
+    "is_value",
     "divide",
     "exponential",
     "gradcheck",

@@ -7,6 +7,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+from glassgrad.protocol import is_value
+
 FILENAME = "<program>"
 """The file name a reader's program is compiled under: messages find the reader's lines by it."""
 
@@ -31,17 +33,13 @@ def _no_input(prompt: object = "") -> str:
     raise EOFError("input() has nothing to read")
 
 
-def _is_value(thing: object) -> bool:
-    return all(hasattr(thing, name) for name in ("data", "grad", "parents"))
-
-
 def _cycle(namespace: dict[str, Any]) -> str | None:
     """The cycle message of the first graph in `namespace` that has one (None when none has)."""
     from glassgrad.viz.graph import walk
 
     for value in list(namespace.values()):
         try:
-            if not _is_value(value):
+            if not is_value(value):
                 continue
             walk(value)
         except ValueError as error:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from glassgrad import scratch
-from glassgrad.exercises.verdict import _fail, _is_link, _is_value, _name, _same
+from glassgrad.exercises.verdict import _fail, _is_link, _name, _same
+from glassgrad.protocol import is_value
 
 # ---------------------------------------------------------------- graphs
 
@@ -41,7 +42,7 @@ def _twins(root: Any, reference: Any, exercise: str) -> dict[int, Any]:
                 raise _fail(exercise, f"{_name(ref)} appears twice in the graph of L as two different Values.")
             continue
         wrong = (
-            not _is_value(node)
+            not is_value(node)
             or getattr(node, "label", None) != ref.label
             or not _same(node.data, ref.data)
             or not isinstance(node.parents, (tuple, list))

@@ -19,7 +19,6 @@ from glassgrad.exercises.verdict import (
     _given,
     _is_link,
     _is_number,
-    _is_value,
     _name,
     _not_a_function,
     _num,
@@ -27,6 +26,7 @@ from glassgrad.exercises.verdict import (
     _same,
     kind_of,
 )
+from glassgrad.protocol import is_value
 
 # ---------------------------------------------------------------- operations
 
@@ -69,7 +69,7 @@ def _apply(spec: _Operation, fn: Callable[..., Any], case: Case, exercise: str) 
     out = _call(call, fn, *leaves, *constants)
     if out is None:
         raise _fail(exercise, f"{spec.function} returned None: end it with `return Value(...)`.")
-    if not _is_value(out):
+    if not is_value(out):
         raise _fail(
             exercise,
             f"{spec.function} returned {kind_of(out)}, not a Value: return Value(...) with its parents.",
@@ -102,7 +102,7 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
     if not isinstance(parents, (tuple, list)):
         raise _fail(exercise, f"{name}.parents is {kind_of(parents)}; make it a tuple of {needed}.")
     for k, link in enumerate(parents):
-        if _is_value(link) and not _is_link(link):
+        if is_value(link) and not _is_link(link):
             raise _fail(
                 exercise,
                 f"`parents` holds Values; wrap each in `ParentLink(value, local_grad)`: {name}.parents[{k}] is "

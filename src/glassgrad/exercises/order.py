@@ -6,12 +6,13 @@ from typing import Any
 
 from glassgrad import scratch
 from glassgrad.exercises.graphs import _diamond, _twins
-from glassgrad.exercises.verdict import Verdict, _given, _is_value, _name, kind_of
+from glassgrad.exercises.verdict import Verdict, _given, _name, kind_of
+from glassgrad.protocol import is_value
 
 
 def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdict:
     root: Any = namespace.get("L")
-    if not _is_value(root):
+    if not is_value(root):
         return Verdict(exercise, False, "The program has no L: keep the lines that build the graph.")
     reference = _diamond(2.0, 3.0, 1.0)  # the starting code's graph, built here
     twins = _twins(root, reference, exercise)

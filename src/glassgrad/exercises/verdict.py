@@ -69,10 +69,6 @@ def _name(node: Any) -> str:
     return label if isinstance(label, str) and label else "?"
 
 
-def _is_value(thing: object) -> bool:
-    return all(hasattr(thing, name) for name in ("data", "grad", "parents"))
-
-
 def _is_link(thing: object) -> bool:
     return hasattr(thing, "value") and hasattr(thing, "local_grad")
 
