@@ -51,7 +51,7 @@ def swapped_multiply(value_class: type, link_class: type) -> Any:
 def test_chapter_2_catches_a_multiply_that_swaps_its_local_derivatives() -> None:
     """Chapter 2's own blocks, run in order, fail (so its page cannot build) once its engine's multiply is wrong.
 
-    (That a failing block fails every build, naming it: tests/test_exec_failures.py.)
+    (That a failing block fails every build, naming it: tests/site/test_exec_failures.py.)
     """
     pytest.importorskip("graphviz")
     chapter = "docs/chapters/2-from-scratch.md"

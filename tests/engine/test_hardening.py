@@ -234,7 +234,7 @@ def test_accumulate_gives_pytorchs_gradients_not_micrograds() -> None:
     mL.backward()
     mL.backward()
     assert w.grad == tw.grad.item() == -36.0 and mw.grad == -90.0  # the README's numbers
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert "-36 in glassgrad with `accumulate=True` and in PyTorch, -90 in micrograd" in readme
     assert "For micrograd's behaviour" not in readme
 

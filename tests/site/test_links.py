@@ -1,7 +1,7 @@
 """Every link inside the built site resolves: the page or file exists, and so does the #fragment on it.
 
 The checker is scripts/check_site.py's (which `make build` runs after every build, whichever builder built the
-site); tests/test_check_site.py shows it finding dead links and missing fragments.
+site); tests/site/test_check_site.py shows it finding dead links and missing fragments.
 """
 
 from __future__ import annotations

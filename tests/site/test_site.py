@@ -2,7 +2,7 @@
 
 Expected numbers come from PyTorch (`glassgrad.torch_reference`) or from the engine itself, never from
 literals. Every test here needs the site built (`site` marker); the fixture builds it once per session.
-A failing executed block: tests/test_exec_failures.py.
+A failing executed block: tests/site/test_exec_failures.py.
 """
 
 from __future__ import annotations

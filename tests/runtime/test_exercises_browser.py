@@ -1,7 +1,7 @@
 """The Exercises page in a real browser: Check runs the reader's code on glassgrad in Pyodide, offline.
 
 One page load drives every check, in the order a reader would meet them. Every Check gets a Python of its
-own, so the checks here are few (tests/test_exercises.py checks every exercise's solution and wrong answers
+own, so the checks here are few (tests/runtime/test_exercises.py checks every exercise's solution and wrong answers
 without a browser): a check that rewrites the checker's file cannot make the next wrong answer pass; a
 broken derivative is named, with its edge marked in the drawn graph; a solution passes and what it prints
 is shown as text; a loop that never ends is stopped by the time limit (and the next Check works) and by
@@ -68,7 +68,7 @@ CHECKER_MISTAKES = [
     )
     or says.startswith("Called a second time")  # a backward that never clears .grad
 ]
-"""More of issue 30's cases, as tests/test_exercises.py writes them: each gets its verdict on the page too."""
+"""More of issue 30's cases, as tests/runtime/test_exercises.py writes them: each gets its verdict on the page too."""
 
 
 def check(page: Any, name: str, code: str | None = None) -> str:

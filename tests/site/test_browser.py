@@ -3,7 +3,7 @@
 Every step-through animation shows, at every step, exactly the engine's trace (expected values are
 computed here from glassgrad, never typed in); controls, keyboard, linked highlights and full
 screen work; the dark palette keeps graph text legible, mid-animation too. (Every page's console,
-requests, accessibility and phone width: tests/test_every_page.py.)
+requests, accessibility and phone width: tests/site/test_every_page.py.)
 """
 
 from __future__ import annotations

@@ -422,7 +422,7 @@ FIELD_NAME_LINES = """() => [...document.querySelectorAll('.gg-state .gg-card dt
 def test_page_in_a_browser_readies_every_player_and_lays_out_outputs_as_on_the_site(
     built_site: Path, visit: Callable[..., Visit]
 ) -> None:
-    """Players, state cards, the first figure and the prompts. (Console and requests: tests/test_every_page.py.)"""
+    """Players, state cards, the first figure and the prompts. (Console and requests: tests/site/test_every_page.py.)"""
     page = visit(PAGE).page
     page.wait_for_function(  # every player initialises (however loaded the machine is)
         "document.querySelectorAll('.gg-player:not([data-gg-ready])').length === 0", timeout=15000

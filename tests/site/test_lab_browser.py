@@ -30,7 +30,7 @@ WCAG = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
     "resultTypes": ["violations"],
 }
-"""axe's WCAG 2.1 A and AA rules, as for every page (tests/test_every_page.py): here with the lab's views filled."""
+"""axe's WCAG 2.1 A and AA rules, as for every page (tests/site/test_every_page.py): here with the lab's views filled."""
 
 
 def status(tab: Any) -> str:

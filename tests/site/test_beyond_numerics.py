@@ -99,7 +99,7 @@ def test_neuron_far_left_matches_pytorch_node_by_node_including_nan():
     assert fused_nodes["w"].grad == 0.0
 
 
-# --- gradient checking (each op against central differences: tests/test_ops.py) ----------------
+# --- gradient checking (each op against central differences: tests/engine/test_ops.py) ----------------
 
 
 def test_relu_corner_fails_the_check_with_half_a_slope():

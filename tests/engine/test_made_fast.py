@@ -41,7 +41,7 @@ def test_the_comparison_sees_a_wrong_local_derivative(monkeypatch: pytest.Monkey
 def test_the_page_catches_a_fast_multiply_that_swaps_its_local_derivatives(monkeypatch: pytest.MonkeyPatch) -> None:
     """The page's own blocks, run in order, fail (so it cannot build) when glassgrad's multiply is wrong.
 
-    (That a failing block fails every build, naming it: tests/test_exec_failures.py.)
+    (That a failing block fails every build, naming it: tests/site/test_exec_failures.py.)
     """
     monkeypatch.setattr(glassgrad, "multiply", swapped_multiply)
     page = "docs/beyond/made-fast.md"

@@ -1,7 +1,7 @@
 """Chapter 3's comparison in a real browser: the fused and the atomic sigmoid's graphs at one scale, side by side,
 their differing operations framed, each with its player under it.
 
-(Every page's figures against the screen, at 1280 and 375 px: tests/test_every_page.py.)
+(Every page's figures against the screen, at 1280 and 375 px: tests/site/test_every_page.py.)
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ them) are run in order in a fresh Python process without IPython, as a reader wo
 and run it with `python`; the numbers the prose states must appear in what that code prints, and every
 figure it shows lands in ``glassgrad-figures.html``. Hidden blocks (layout and asserts) are left out: the
 visible code alone must reproduce the chapter. (In Jupyter the same code runs as the notebook page:
-tests/test_notebook.py.)
+tests/site/test_notebook.py.)
 """
 
 from __future__ import annotations

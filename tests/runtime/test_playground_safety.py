@@ -6,7 +6,7 @@ issue 30: a program that plants a player whose frame keys are page-wide selector
 tampers with files, modules and interpreter settings, plants a busy `__del__` and a busy timer, and tries every
 way out of the site, followed by a probe run that sees none of it and prints a 30-million-character line; a
 Python that dies. Then what a reader meets: long chains, deep recursion, memory, printed output, the keyboard,
-links. (The time limit and Stop: tests/test_playground.py.)
+links. (The time limit and Stop: tests/runtime/test_playground.py.)
 """
 
 from __future__ import annotations
@@ -362,7 +362,7 @@ def links(reader: Reader, site_url: str) -> None:
 @pytest.mark.pyodide
 def test_one_page_takes_every_program(context: Any, site_url: str, subtests: Any) -> None:
     """Each check in turn on one playground page, as a reader would go on: the page stays usable throughout."""
-    # A generous time limit: the 100,000-value chains take seconds on a loaded machine (tests/test_playground.py
+    # A generous time limit: the 100,000-value chains take seconds on a loaded machine (tests/runtime/test_playground.py
     # meets the limit).
     reader = Reader(context, f"{site_url}playground/?limit={LIMIT_S}", site_url)
     checks = [
