@@ -15,7 +15,7 @@ from glassgrad import value as _value
 
 # One trace format for both engines: chapter 2's record of one chain-rule update along one link.
 from glassgrad.scratch import BackwardStep as BackwardStep  # re-exported: glassgrad.BackwardStep
-from glassgrad.value import Value, _edges, _parent, as_float
+from glassgrad.value import Value, _edges, as_float
 
 _backward_lock = threading.RLock()  # held for the whole gradient pass of every backward call
 
@@ -162,7 +162,7 @@ def _walk(roots: Sequence[Value], events: list[OrderEvent] | None) -> list[Value
             node = path[-1]
             k = followed[-1]
             if isinstance(k, int):
-                # node.parents[k].value, read from the packed links (value.py's docstring): no call, no ParentLink.
+                # node.parents[k].value, the packed-link table (value.py's docstring) inlined: no call, no ParentLink.
                 du = node._du
                 if type(du) is list:  # a fused op: the operands end with None
                     if plain:
@@ -380,7 +380,7 @@ def _tangents_in(roots: tuple[Value, ...], seeds: Mapping[Value, float]) -> tupl
             raise TypeError(
                 f"jvp: seeds must map leaf Values to numbers; got the key {type(leaf).__name__} {leaf!r:.60}"
             )
-        if _parent(leaf, 0) is not None:
+        if _edges(leaf):
             raise ValueError(
                 f"jvp: {_name(leaf)} is not a leaf (it was made by {leaf.op or 'an operation'}); "
                 "seed the inputs it was made from instead"

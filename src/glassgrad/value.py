@@ -1,14 +1,21 @@
 """The data model: a `Value` holds a number, its gradient and links to the operands that made it.
 
 This is chapter 2's engine (`glassgrad.scratch`) made fast; the public shape is the same. How:
-a `Value` has `__slots__` and an operation stores its links packed in two slots, built into
-`ParentLink` objects only when `parents` is first read:
+a `Value` has `__slots__` and an operation stores its links packed in two slots, ``_u`` and ``_du``,
+built into `ParentLink` objects only when `parents` is first read. The packed-link format:
 
-- ``_du`` is a float: one operand, ``_u``, whose local derivative is ``_du``;
-- ``_du`` is ``(du, v, dv)``: two operands, ``_u`` with local derivative ``du`` and ``v`` with ``dv``;
-- ``_du`` is a list (a fused op such as `glassgrad.nn.weighted_sum`): ``_du`` holds the local derivatives
-  and ``_u`` the operands in the same order, then None (so the walk reads ``_u[k]`` with no length check);
-- ``_du`` is None: ``_u`` is the tuple of `ParentLink`s itself (a leaf's is empty).
+| ``_du`` holds | ``_u`` holds | the links, in operand order |
+| --- | --- | --- |
+| a float ``du`` | the one operand ``u`` | ``(u, du)`` |
+| a tuple ``(du, v, dv)`` | the first operand ``u`` | ``(u, du), (v, dv)`` |
+| a list of local derivatives (a fused op such as `glassgrad.nn.weighted_sum`) | the operands in the same order, then None | ``zip(_u, _du)`` |
+| None | the tuple of `ParentLink`s itself (a leaf's is empty) | ``_u`` as it is |
+
+`_edges` is the one decoder: every reader of links goes through it (``parents`` builds its
+`ParentLink`s from it), except two hot loops in `glassgrad.autograd` that inline the table because a
+call per node is most of their time: ``_walk`` (every backward and `dependency_safe_order`) and the
+gradient pass of ``backward(record=False)``. A test (tests/test_ops.py) checks that both inlined
+readers follow exactly the links `_edges` gives, for all four rows.
 
 One or two objects per node instead of four: Python's cycle collector visits every tracked object
 at each full collection, so on large graphs this is most of the speed. `data` is a property over the
@@ -167,12 +174,7 @@ class Value:
         if du is None:
             return self._u  # type: ignore[no-any-return]  # _u holds the built links once _du is None
         # Made by an op: build the links once; from now on they are the truth.
-        if type(du) is float:
-            links: tuple[ParentLink, ...] = (_link(self._u, du),)
-        elif type(du) is list:
-            links = tuple(map(_link, self._u, du))  # map stops before the operands' closing None
-        else:
-            links = (_link(self._u, du[0]), _link(du[1], du[2]))
+        links = tuple([_link(parent, local) for parent, local in _edges(self)])
         self._u, self._du = links, None
         return links
 
@@ -349,19 +351,6 @@ def _fused(data: float, label: str, op: str, operands: list[Value | None], local
     node._u = tuple(operands)  # ParentLinks built when `parents` is first read
     node._du = local_grads
     return node
-
-
-def _parent(node: Value, k: int) -> Value | None:
-    """`node.parents[k].value` without building `ParentLink` objects; None once k is past the last link."""
-    du = node._du
-    if type(du) is list:
-        return node._u[k]  # type: ignore[no-any-return]  # the operands end with None
-    if du is None:
-        links = node._u
-        return links[k].value if k < len(links) else None
-    if k == 0:
-        return node._u  # type: ignore[no-any-return]  # _u is the first operand while links are unbuilt
-    return du[1] if k == 1 and type(du) is tuple else None
 
 
 def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
