@@ -25,7 +25,6 @@ slot ``_data``, so that every assignment is checked; the ops read ``_data`` dire
 from __future__ import annotations
 
 import numbers
-import threading
 from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any
@@ -199,40 +198,15 @@ class Value:
         name = f"{self.label!r}, " if self.label else ""
         return f"Value({name}data={self.data:g}, grad={self.grad:g})"
 
+    # copy, deepcopy and pickle: see glassgrad.copying (no recursion, however deep the graph).
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle and deep-copy without recursion, however deep the graph, keeping every identity and the class.
-
-        The state of a value starts with its not yet saved ancestors in dependency-safe order, so
-        that pickle (or deepcopy) saves each of them before anything links to it: by the time a
-        value's own links are saved, its parents are already saved, and nothing nests. The record
-        of the ancestors still to come lasts as long as that state (see `_PreludeEnd`).
-        """
-        scheduled = _scheduled()
-        if id(self) in scheduled:  # an ancestor listed by a value being saved: its parents are saved
-            scheduled.discard(id(self))
-            prelude: tuple[Value, ...] = ()
-            end = None
-        else:
-            prelude = tuple(_autograd.dependency_safe_order(self)[:-1])
-            end = _PreludeEnd(prelude) if prelude else None
-        links = tuple((parent, local) for parent, local in _edges(self))
-        extra = getattr(self, "__dict__", None)  # a subclass's own attributes
-        return (_shell, (self.data, self.label, self.op, type(self)), (prelude, self.grad, links, end, extra))
+        return _copying.reduce_value(self)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        _, self.grad, links, _, extra = state  # (prelude, grad, links, end, extra): see __reduce__
-        self.parents = [ParentLink(parent, local) for parent, local in links]
-        if extra:
-            self.__dict__.update(extra)
+        _copying.set_state(self, state)
 
     def __copy__(self) -> Value:
-        """A new value with the same number, label, op, grad and parents (new links to the same parent objects)."""
-        twin = _shell(self.data, self.label, self.op, type(self))
-        twin.grad = self.grad
-        twin.parents = [ParentLink(parent, local) for parent, local in _edges(self)]
-        if getattr(self, "__dict__", None):
-            twin.__dict__.update(self.__dict__)
-        return twin
+        return _copying.shallow_copy(self)
 
     def _repr_html_(self) -> str:
         """Compact rich display for Jupyter: label, data and grad."""
@@ -368,50 +342,7 @@ def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
     return ((node._u, du[0]), du[1:])
 
 
-_pickling = threading.local()  # per thread: ids of the ancestors a value being saved lists before its links
-
-
-def _scheduled() -> set[int]:
-    scheduled: set[int] = _pickling.__dict__.setdefault("scheduled", set())
-    return scheduled
-
-
-class _PreludeEnd:
-    """Saved right after a prelude: its values are all saved by then, so none of them is still to come.
-
-    Also released when it is dropped, so a dump that fails half-way leaves no record behind either.
-    """
-
-    __slots__ = ("ids",)
-
-    def __init__(self, prelude: tuple[Value, ...]) -> None:
-        self.ids = [id(node) for node in prelude]
-        _scheduled().update(self.ids)
-
-    def release(self) -> None:
-        if self.ids:  # once only: after __reduce__, __del__ has nothing left to do
-            _scheduled().difference_update(self.ids)
-            self.ids = []
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        self.release()
-        return (_nothing, ())
-
-    def __del__(self) -> None:
-        self.release()
-
-
-def _nothing() -> None:
-    """What a `_PreludeEnd` unpickles to."""
-
-
-def _shell(data: float, label: str, op: str, cls: type = Value) -> Value:
-    """Unpickle a value of class `cls` without its links and gradient (`Value.__setstate__` adds them)."""
-    node: Value = _new_object(cls)
-    Value.__init__(node, data, label, (), op)
-    return node
-
-
 # Imported last: ops and autograd need Value defined first (the methods look them up at call time).
 from glassgrad import autograd as _autograd  # noqa: E402
+from glassgrad import copying as _copying  # noqa: E402
 from glassgrad import ops as _ops  # noqa: E402
