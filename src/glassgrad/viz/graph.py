@@ -263,6 +263,10 @@ class GraphIds:
         self.order: list[Value] = walk(root) if order is None else list(order)
         self._index = {node: i for i, node in enumerate(self.order)}
 
+    def __contains__(self, value: object) -> bool:
+        """Whether `value` is one of the figure's values."""
+        return value in self._index
+
     def index(self, value: Value) -> int:
         """Position of `value` in ``walk(root)`` (KeyError if it is not in the graph)."""
         return self._index[value]
