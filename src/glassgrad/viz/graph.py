@@ -27,7 +27,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, S
 from contextvars import ContextVar
 from typing import Any
 
-from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
+from glassgrad.autograd import GraphTooLarge, OrderEvent, walk_parents
 from glassgrad.viz.html import LABEL_LIMIT, HtmlFragment, caption, escape, fmt, short
 
 Value = Any
@@ -63,10 +63,10 @@ def walk(
 ) -> list[Value]:
     """Every node reachable from `root` through ``parents[k].value``, each after all of its parents.
 
-    The same depth-first rule as chapter 2's ``dependency_safe_order`` (parents in stored order,
-    a node appended once all its parents are), so the figures number nodes in that order. It reads
-    only public fields and keeps its own stack, so it draws any engine's graph, however deep.
-    When `events` is a list, every visit, skip and append is added to it, for replays.
+    The engine's public walk (`glassgrad.autograd.walk_parents`: `dependency_safe_order` over public
+    fields), so the figures number nodes in that order and draw any engine's graph, however deep;
+    this adds the check of `root` and the size errors named after `caller`. When `events` is a list,
+    every visit, skip and append is added to it, for replays.
 
     Raises:
         ValueError: if a node is its own ancestor (a cycle made by editing ``parents``), or, as soon
@@ -74,38 +74,12 @@ def walk(
         TypeError: if `root` is not a node.
     """
     check_node(root, caller)
-    events = [] if events is None else events
-    order: list[Value] = []
-    placed: set[int] = set()
-    open_visits = {id(root)}
-    path = [(root, iter(root.parents))]
-    values, links_followed = 1, 0
-    events.append(OrderEvent("enter", root, 0))
-    while path:
-        node, links = path[-1]
-        link = next(links, None)
-        if link is None:  # every parent is placed: node joins the order
-            path.pop()
-            open_visits.discard(id(node))
-            placed.add(id(node))
-            order.append(node)
-            events.append(OrderEvent("append", node, len(path)))
-            continue
-        links_followed += 1
-        if max_links is not None and links_followed > max_links:  # stop here: no need to count the rest
-            raise too_big(caller, root, "links", max_links, "max_links")
-        if id(link.value) in placed:
-            events.append(OrderEvent("skip", link.value, len(path)))
-        elif id(link.value) in open_visits:
-            raise ValueError(f"the graph has a cycle: {short(caption(link.value))!r} is one of its own ancestors")
-        else:
-            values += 1
-            if max_values is not None and values > max_values:
-                raise too_big(caller, root, "values", max_values, "max_values")
-            open_visits.add(id(link.value))
-            path.append((link.value, iter(link.value.parents)))
-            events.append(OrderEvent("enter", link.value, len(path) - 1))
-    return order
+    try:
+        return walk_parents(
+            root, events, max_values=max_values, max_links=max_links, describe=lambda node: repr(short(caption(node)))
+        )
+    except GraphTooLarge as error:
+        raise too_big(caller, root, error.what, error.limit, f"max_{error.what}") from None
 
 
 def names(root: Value, order: Sequence[Value] | None = None) -> dict[Value, str]:
