@@ -14,7 +14,6 @@ from typing import Any
 
 from glassgrad.viz.cards import show_backward_steps, step_card
 from glassgrad.viz.graph import (
-    HIDDEN,
     MAX_LINKS,
     MAX_VALUES,
     GraphFigure,
@@ -35,6 +34,7 @@ from glassgrad.viz.players import (
     player,
     script_text,
     side_by_side,
+    start_frame,
 )
 
 __all__ = [  # the players' markup lives in glassgrad.viz.players; these names stay importable from here
@@ -122,11 +122,10 @@ def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: boo
         return {f"{p}-step-{n}": ["gg-current"]} if trace else {}
 
     frames = [
-        frame(
-            "Start",
+        start_frame(
             "Before backward: the forward pass saved every local derivative; no gradient yet.",
-            {grad[node]: ["gg-t-empty"] for node in ids.order},
-            {grad[node]: f"grad {HIDDEN}" for node in ids.order},
+            list(grad.values()),
+            "grad",
         ),
         frame(
             "Seed",

@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from glassgrad.viz.graph import (
-    HIDDEN,
     MAX_LINKS,
     MAX_VALUES,
     GraphIds,
@@ -21,7 +20,7 @@ from glassgrad.viz.graph import (
     walk,
 )
 from glassgrad.viz.html import escape, fmt, short
-from glassgrad.viz.players import PlayerFragment, frame, link_step_frames, player
+from glassgrad.viz.players import PlayerFragment, frame, link_step_frames, player, start_frame
 
 
 def _t(name: str) -> str:
@@ -60,11 +59,8 @@ def forward_frames(
     leaves = [node for node in ids.order if not node.parents]
     seeded = ", ".join(f"t{name[leaf]} = {fmt(seeds.get(leaf, 0.0))}" for leaf in leaves)
     frames = [
-        frame(
-            "Start",
-            "After the forward pass: every local derivative is saved; no tangent yet.",
-            {slot[node]: ["gg-t-empty"] for node in ids.order},
-            {slot[node]: f"tangent {HIDDEN}" for node in ids.order},
+        start_frame(
+            "After the forward pass: every local derivative is saved; no tangent yet.", list(slot.values()), "tangent"
         ),
         frame(
             "Seed",

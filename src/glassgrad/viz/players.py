@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from glassgrad.value import Value
-from glassgrad.viz.graph import GraphIds
+from glassgrad.viz.graph import HIDDEN, GraphIds
 from glassgrad.viz.html import _CONTROL, HtmlFragment, escape
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0)  # the speed menu (1 = one step every 1.2 s)
@@ -40,18 +40,6 @@ def frames_json(data: Any) -> str:
     return text.translate(_CONTROL)  # lone surrogates and U+FFFE/U+FFFF as escape() shows them (JSON escaped the rest)
 
 
-def _frame(
-    label: str, text: str, marks: dict[str, list[str]], texts: dict[str, str], focus: str | None = None
-) -> dict[str, Any]:
-    return {
-        "label": label,
-        "text": text,
-        "marks": {i: " ".join(c) for i, c in marks.items()},
-        "texts": texts,
-        "focus": focus,
-    }
-
-
 def frame(
     label: str, text: str, marks: dict[str, list[str]], texts: dict[str, str], focus: str | None = None
 ) -> dict[str, Any]:
@@ -63,6 +51,11 @@ def frame(
         "texts": texts,
         "focus": focus,
     }
+
+
+def start_frame(text: str, slots: Sequence[str], word: str) -> dict[str, Any]:
+    """A pass's "Start" frame: each of `slots` (the element ids of a number per value) empty, ``word —``."""
+    return frame("Start", text, {slot: ["gg-t-empty"] for slot in slots}, {slot: f"{word} {HIDDEN}" for slot in slots})
 
 
 # What a player says about one step: (its status text, its marks after the edge's and the op's, its texts).
