@@ -136,25 +136,15 @@ def backward_frames(root: Value, steps: Sequence[Any], ids: GraphIds, trace: boo
         ),
     ]
 
-    def describe(number: int, step: Any, edge: str) -> tuple[str, dict[str, list[str]], dict[str, str]]:
+    def describe(number: int, step: Any) -> tuple[str, dict[str, str]]:
         out, parent = name[step.output], name[step.parent]
-        marks = {
-            ids.node_id(step.output): ["gg-current"],
-            ids.node_id(step.parent): ["gg-appended"],
-            f"{p}-card": ["gg-shown"],
-            **rows(number),
-        }
         text = (
             f"{out} → {parent}: g{out} = {fmt(step.upstream)} × ∂{out}/∂{parent} = {fmt(step.local)} "
             f"gives {fmt(step.contribution)}; {parent}.grad goes from {fmt(step.before)} to {fmt(step.after)}."
         )
-        return (
-            text,
-            marks,
-            {grad[step.parent]: f"grad {fmt(step.after)}", f"{p}-card": step_card(number, step, out, parent)},
-        )
+        return text, {grad[step.parent]: f"grad {fmt(step.after)}", f"{p}-card": step_card(number, step, out, parent)}
 
-    return frames + link_step_frames(steps, ids, describe)
+    return frames + link_step_frames(steps, ids, describe, current="output", rows=rows)
 
 
 def animate_order(

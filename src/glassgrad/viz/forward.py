@@ -71,24 +71,16 @@ def forward_frames(
         ),
     ]
 
-    def describe(number: int, step: Any, edge: str) -> tuple[str, dict[str, list[str]], dict[str, str]]:
+    def describe(number: int, step: Any) -> tuple[str, dict[str, str]]:
         out, parent = name[step.output], name[step.parent]
-        marks = {
-            ids.node_id(step.parent): ["gg-current"],
-            ids.node_id(step.output): ["gg-appended"],
-            f"{p}-card": ["gg-shown"],
-        }
         text = (
             f"{parent} → {out}: t{parent} = {fmt(step.parent_tangent)} × ∂{out}/∂{parent} = {fmt(step.local)} "
             f"gives {fmt(step.contribution)}; the tangent of {out} goes from {fmt(step.before)} to {fmt(step.after)}."
         )
-        return (
-            text,
-            marks,
-            {slot[step.output]: f"tangent {fmt(step.after)}", f"{p}-card": forward_card(number, step, out, parent)},
-        )
+        card = forward_card(number, step, out, parent)
+        return text, {slot[step.output]: f"tangent {fmt(step.after)}", f"{p}-card": card}
 
-    return frames + link_step_frames(steps, ids, describe)
+    return frames + link_step_frames(steps, ids, describe, current="parent")
 
 
 def animate_forward(

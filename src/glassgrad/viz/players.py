@@ -58,15 +58,24 @@ def start_frame(text: str, slots: Sequence[str], word: str) -> dict[str, Any]:
     return frame("Start", text, {slot: ["gg-t-empty"] for slot in slots}, {slot: f"{word} {HIDDEN}" for slot in slots})
 
 
-# What a player says about one step: (its status text, its marks after the edge's and the op's, its texts).
-StepView = Callable[[int, Any, str], tuple[str, dict[str, list[str]], dict[str, str]]]
+# What a player says about one step: its status text and its texts (element id to new HTML).
+StepView = Callable[[int, Any], tuple[str, dict[str, str]]]
 
 
-def link_step_frames(steps: Sequence[Any], ids: GraphIds, describe: StepView) -> list[dict[str, Any]]:
+def link_step_frames(
+    steps: Sequence[Any],
+    ids: GraphIds,
+    describe: StepView,
+    *,
+    current: str,
+    rows: Callable[[int], dict[str, list[str]]] = lambda number: {},
+) -> list[dict[str, Any]]:
     """One frame per step of a backward or forward-mode log, each on the edge of the link it crossed.
 
     A step has `output` and `parent`; an output's steps come in the order of its links, so its k-th step
-    crossed ``output.parents[k]`` (`ids.edge_id(output, k)`). `describe(number, step, edge)` gives the rest.
+    crossed ``output.parents[k]`` (`ids.edge_id(output, k)`). That edge and its operation are marked active,
+    the step's `current` end (``"output"`` or ``"parent"``) current and the other appended, the card shown,
+    then `rows(number)`; `describe(number, step)` gives the status text and the texts.
 
     Raises:
         ValueError: if a step does not cross the next stored link of its output (or its output is not drawn).
@@ -82,8 +91,16 @@ def link_step_frames(steps: Sequence[Any], ids: GraphIds, describe: StepView) ->
                 "the steps do not follow the stored links of their outputs (were they logged from this graph?)"
             )
         edge = ids.edge_id(output, k)
-        text, marks, texts = describe(number, step, edge)
-        marks = {edge: ["gg-active"], ids.op_id(output): ["gg-active"], **marks}
+        now, done = (output, step.parent) if current == "output" else (step.parent, output)
+        marks = {
+            edge: ["gg-active"],
+            ids.op_id(output): ["gg-active"],
+            ids.node_id(now): ["gg-current"],
+            ids.node_id(done): ["gg-appended"],
+            f"{ids.prefix}-card": ["gg-shown"],
+            **rows(number),
+        }
+        text, texts = describe(number, step)
         frames.append(frame(f"Step {number} of {len(steps)}", text, marks, texts, edge))
     return frames
 
