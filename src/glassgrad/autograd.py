@@ -7,7 +7,7 @@ mode (`jvp`) pushes tangents along the same links the other way, from the leaves
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import filterfalse
 from typing import Any, Generic, Literal, NamedTuple, TypeVar, overload
 
@@ -15,7 +15,7 @@ from glassgrad import value as _value
 
 # One trace format for both engines: chapter 2's record of one chain-rule update along one link.
 from glassgrad.scratch import BackwardStep as BackwardStep  # re-exported: glassgrad.BackwardStep
-from glassgrad.value import Value, _edges, _parent, as_float
+from glassgrad.value import Value, _edges, as_float
 
 _backward_lock = threading.RLock()  # held for the whole gradient pass of every backward call
 
@@ -162,7 +162,7 @@ def _walk(roots: Sequence[Value], events: list[OrderEvent] | None) -> list[Value
             node = path[-1]
             k = followed[-1]
             if isinstance(k, int):
-                # node.parents[k].value, read from the packed links (value.py's docstring): no call, no ParentLink.
+                # node.parents[k].value, the packed-link table (value.py's docstring) inlined: no call, no ParentLink.
                 du = node._du
                 if type(du) is list:  # a fused op: the operands end with None
                     if plain:
@@ -224,6 +224,69 @@ def dependency_safe_order(root: Value) -> list[Value]:
         TypeError: if `root` is not a `Value`.
     """
     return _walk((root,), None)
+
+
+class GraphTooLarge(ValueError):
+    """Raised by `walk_parents` as soon as a graph passes its `max_values` or `max_links`."""
+
+    def __init__(self, what: str, limit: int) -> None:
+        super().__init__(f"the graph has more than {limit:,} {what}")
+        self.what = what  # "values" or "links"
+        self.limit = limit
+
+
+def walk_parents(
+    root: Any,
+    events: list[OrderEvent] | None = None,
+    *,
+    max_values: int | None = None,
+    max_links: int | None = None,
+    describe: Callable[[Any], str] = _name,
+) -> list[Any]:
+    """`dependency_safe_order` for any graph of the public shape: the same order, read through ``parents[k].value``.
+
+    For what draws or checks graphs it did not build: a `glassgrad.Value`, a `glassgrad.scratch.Value` or any
+    node with ``parents`` (links with ``.value``) alike, keyed by identity. It stops as soon as the graph
+    passes `max_values` values or `max_links` links; when `events` is a list, every visit, skip and append
+    is added to it, as `trace_dependency_safe_order` records. `describe` names a node in the cycle error.
+    (`dependency_safe_order` reads a `Value`'s packed links directly: the one walk backward runs.)
+
+    Raises:
+        CycleError: if a node is its own ancestor (a cycle made by editing ``parents``).
+        GraphTooLarge: past `max_values` or `max_links`.
+    """
+    events = [] if events is None else events
+    order: list[Any] = []
+    placed: set[int] = set()
+    open_visits = {id(root)}
+    path = [(root, iter(root.parents))]
+    values, links_followed = 1, 0
+    events.append(OrderEvent("enter", root, 0))
+    while path:
+        node, links = path[-1]
+        link = next(links, None)
+        if link is None:  # every parent is placed: node joins the order
+            path.pop()
+            open_visits.discard(id(node))
+            placed.add(id(node))
+            order.append(node)
+            events.append(OrderEvent("append", node, len(path)))
+            continue
+        links_followed += 1
+        if max_links is not None and links_followed > max_links:  # stop here: no need to count the rest
+            raise GraphTooLarge("links", max_links)
+        if id(link.value) in placed:
+            events.append(OrderEvent("skip", link.value, len(path)))
+        elif id(link.value) in open_visits:
+            raise CycleError(f"the graph has a cycle: {describe(link.value)} is one of its own ancestors")
+        else:
+            values += 1
+            if max_values is not None and values > max_values:
+                raise GraphTooLarge("values", max_values)
+            open_visits.add(id(link.value))
+            path.append((link.value, iter(link.value.parents)))
+            events.append(OrderEvent("enter", link.value, len(path) - 1))
+    return order
 
 
 def trace_dependency_safe_order(root: Value) -> list[OrderEvent]:
@@ -380,7 +443,7 @@ def _tangents_in(roots: tuple[Value, ...], seeds: Mapping[Value, float]) -> tupl
             raise TypeError(
                 f"jvp: seeds must map leaf Values to numbers; got the key {type(leaf).__name__} {leaf!r:.60}"
             )
-        if _parent(leaf, 0) is not None:
+        if _edges(leaf):
             raise ValueError(
                 f"jvp: {_name(leaf)} is not a leaf (it was made by {leaf.op or 'an operation'}); "
                 "seed the inputs it was made from instead"

@@ -1,14 +1,21 @@
 """The data model: a `Value` holds a number, its gradient and links to the operands that made it.
 
 This is chapter 2's engine (`glassgrad.scratch`) made fast; the public shape is the same. How:
-a `Value` has `__slots__` and an operation stores its links packed in two slots, built into
-`ParentLink` objects only when `parents` is first read:
+a `Value` has `__slots__` and an operation stores its links packed in two slots, ``_u`` and ``_du``,
+built into `ParentLink` objects only when `parents` is first read. The packed-link format:
 
-- ``_du`` is a float: one operand, ``_u``, whose local derivative is ``_du``;
-- ``_du`` is ``(du, v, dv)``: two operands, ``_u`` with local derivative ``du`` and ``v`` with ``dv``;
-- ``_du`` is a list (a fused op such as `glassgrad.nn.weighted_sum`): ``_du`` holds the local derivatives
-  and ``_u`` the operands in the same order, then None (so the walk reads ``_u[k]`` with no length check);
-- ``_du`` is None: ``_u`` is the tuple of `ParentLink`s itself (a leaf's is empty).
+| ``_du`` holds | ``_u`` holds | the links, in operand order |
+| --- | --- | --- |
+| a float ``du`` | the one operand ``u`` | ``(u, du)`` |
+| a tuple ``(du, v, dv)`` | the first operand ``u`` | ``(u, du), (v, dv)`` |
+| a list of local derivatives (a fused op such as `glassgrad.nn.weighted_sum`) | the operands in the same order, then None | ``zip(_u, _du)`` |
+| None | the tuple of `ParentLink`s itself (a leaf's is empty) | ``_u`` as it is |
+
+`_edges` is the one decoder: every reader of links goes through it (``parents`` builds its
+`ParentLink`s from it), except two hot loops in `glassgrad.autograd` that inline the table because a
+call per node is most of their time: ``_walk`` (every backward and `dependency_safe_order`) and the
+gradient pass of ``backward(record=False)``. A test (tests/test_ops.py) checks that both inlined
+readers follow exactly the links `_edges` gives, for all four rows.
 
 One or two objects per node instead of four: Python's cycle collector visits every tracked object
 at each full collection, so on large graphs this is most of the speed. `data` is a property over the
@@ -18,7 +25,6 @@ slot ``_data``, so that every assignment is checked; the ops read ``_data`` dire
 from __future__ import annotations
 
 import numbers
-import threading
 from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any
@@ -167,12 +173,7 @@ class Value:
         if du is None:
             return self._u  # type: ignore[no-any-return]  # _u holds the built links once _du is None
         # Made by an op: build the links once; from now on they are the truth.
-        if type(du) is float:
-            links: tuple[ParentLink, ...] = (_link(self._u, du),)
-        elif type(du) is list:
-            links = tuple(map(_link, self._u, du))  # map stops before the operands' closing None
-        else:
-            links = (_link(self._u, du[0]), _link(du[1], du[2]))
+        links = tuple([_link(parent, local) for parent, local in _edges(self)])
         self._u, self._du = links, None
         return links
 
@@ -197,40 +198,15 @@ class Value:
         name = f"{self.label!r}, " if self.label else ""
         return f"Value({name}data={self.data:g}, grad={self.grad:g})"
 
+    # copy, deepcopy and pickle: see glassgrad.copying (no recursion, however deep the graph).
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle and deep-copy without recursion, however deep the graph, keeping every identity and the class.
-
-        The state of a value starts with its not yet saved ancestors in dependency-safe order, so
-        that pickle (or deepcopy) saves each of them before anything links to it: by the time a
-        value's own links are saved, its parents are already saved, and nothing nests. The record
-        of the ancestors still to come lasts as long as that state (see `_PreludeEnd`).
-        """
-        scheduled = _scheduled()
-        if id(self) in scheduled:  # an ancestor listed by a value being saved: its parents are saved
-            scheduled.discard(id(self))
-            prelude: tuple[Value, ...] = ()
-            end = None
-        else:
-            prelude = tuple(_autograd.dependency_safe_order(self)[:-1])
-            end = _PreludeEnd(prelude) if prelude else None
-        links = tuple((parent, local) for parent, local in _edges(self))
-        extra = getattr(self, "__dict__", None)  # a subclass's own attributes
-        return (_shell, (self.data, self.label, self.op, type(self)), (prelude, self.grad, links, end, extra))
+        return _copying.reduce_value(self)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        _, self.grad, links, _, extra = state  # (prelude, grad, links, end, extra): see __reduce__
-        self.parents = [ParentLink(parent, local) for parent, local in links]
-        if extra:
-            self.__dict__.update(extra)
+        _copying.set_state(self, state)
 
     def __copy__(self) -> Value:
-        """A new value with the same number, label, op, grad and parents (new links to the same parent objects)."""
-        twin = _shell(self.data, self.label, self.op, type(self))
-        twin.grad = self.grad
-        twin.parents = [ParentLink(parent, local) for parent, local in _edges(self)]
-        if getattr(self, "__dict__", None):
-            twin.__dict__.update(self.__dict__)
-        return twin
+        return _copying.shallow_copy(self)
 
     def _repr_html_(self) -> str:
         """Compact rich display for Jupyter: label, data and grad."""
@@ -351,19 +327,6 @@ def _fused(data: float, label: str, op: str, operands: list[Value | None], local
     return node
 
 
-def _parent(node: Value, k: int) -> Value | None:
-    """`node.parents[k].value` without building `ParentLink` objects; None once k is past the last link."""
-    du = node._du
-    if type(du) is list:
-        return node._u[k]  # type: ignore[no-any-return]  # the operands end with None
-    if du is None:
-        links = node._u
-        return links[k].value if k < len(links) else None
-    if k == 0:
-        return node._u  # type: ignore[no-any-return]  # _u is the first operand while links are unbuilt
-    return du[1] if k == 1 and type(du) is tuple else None
-
-
 def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
     """`(parent, local_grad)` for each of `node`'s links, without building `ParentLink` objects.
 
@@ -379,50 +342,7 @@ def _edges(node: Value) -> tuple[tuple[Value, float], ...]:
     return ((node._u, du[0]), du[1:])
 
 
-_pickling = threading.local()  # per thread: ids of the ancestors a value being saved lists before its links
-
-
-def _scheduled() -> set[int]:
-    scheduled: set[int] = _pickling.__dict__.setdefault("scheduled", set())
-    return scheduled
-
-
-class _PreludeEnd:
-    """Saved right after a prelude: its values are all saved by then, so none of them is still to come.
-
-    Also released when it is dropped, so a dump that fails half-way leaves no record behind either.
-    """
-
-    __slots__ = ("ids",)
-
-    def __init__(self, prelude: tuple[Value, ...]) -> None:
-        self.ids = [id(node) for node in prelude]
-        _scheduled().update(self.ids)
-
-    def release(self) -> None:
-        if self.ids:  # once only: after __reduce__, __del__ has nothing left to do
-            _scheduled().difference_update(self.ids)
-            self.ids = []
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        self.release()
-        return (_nothing, ())
-
-    def __del__(self) -> None:
-        self.release()
-
-
-def _nothing() -> None:
-    """What a `_PreludeEnd` unpickles to."""
-
-
-def _shell(data: float, label: str, op: str, cls: type = Value) -> Value:
-    """Unpickle a value of class `cls` without its links and gradient (`Value.__setstate__` adds them)."""
-    node: Value = _new_object(cls)
-    Value.__init__(node, data, label, (), op)
-    return node
-
-
 # Imported last: ops and autograd need Value defined first (the methods look them up at call time).
 from glassgrad import autograd as _autograd  # noqa: E402
+from glassgrad import copying as _copying  # noqa: E402
 from glassgrad import ops as _ops  # noqa: E402

@@ -69,7 +69,7 @@ def test_a_dump_that_fails_half_way_leaves_nothing_behind(low_recursion_limit) -
     bad.hook = lambda: None  # pickle cannot save a lambda
     with pytest.raises((pickle.PicklingError, AttributeError, TypeError)):
         pickle.dumps(y * bad)
-    assert gg.value._scheduled() == set()
+    assert gg.copying._scheduled() == set()
     assert pickle.loads(pickle.dumps(y)).data == y.data
 
 

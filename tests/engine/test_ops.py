@@ -307,3 +307,45 @@ def test_gradcheck_catches_a_missing_link() -> None:
         return Value(u.data * v.data, "forgetful", (ParentLink(u, v.data),), "×")
 
     assert gradcheck(forgetful_multiply, [1.5, 2.0]) > 0.9
+
+
+def _graph_with_every_packed_row() -> tuple[Value, list[Value]]:
+    """A graph holding each row of value.py's packed-link table: one operand, two, a fused op, built links."""
+    w, x, b = Value(0.5, "w"), Value(-1.5, "x"), Value(0.25, "b")
+    one = gg.tanh(w)  # _du a float
+    two = one * x  # _du a tuple
+    from glassgrad.nn import weighted_sum
+
+    fused = weighted_sum([w, two], [x, 3.0], b)  # _du a list
+    built = fused + two
+    built.parents  # noqa: B018  # reading parents builds the links: _du None
+    shared = built * w
+    return shared, [w, x, b, one, two, fused, built, shared]
+
+
+def test_the_inlined_link_readers_follow_the_links_the_decoder_gives() -> None:
+    from glassgrad.value import _edges
+
+    root, nodes = _graph_with_every_packed_row()
+    assert {type(node._du) for node in nodes} == {float, tuple, list, type(None)}
+    decoded_order: list[Value] = []  # the walk written over the one decoder, `_edges`
+    done: set[int] = set()
+
+    def visit(node: Value) -> None:
+        for parent, _ in _edges(node):
+            if id(parent) not in done:
+                visit(parent)
+        if id(node) not in done:
+            done.add(id(node))
+            decoded_order.append(node)
+
+    visit(root)
+    assert gg.dependency_safe_order(root) == decoded_order  # _walk's inlined reading
+    steps = backward(root)  # record=True reads every link through _edges
+    recorded = [node.grad for node in decoded_order]
+    assert [(s.output, s.parent, s.local) for s in steps] == [
+        (output, parent, local) for output in reversed(decoded_order) for parent, local in _edges(output)
+    ]
+    root.backward()  # record=False: the gradient pass's inlined reading
+    assert [node.grad for node in decoded_order] == recorded
+    assert [(link.value, link.local_grad) for link in root.parents] == list(_edges(root))

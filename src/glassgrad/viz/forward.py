@@ -6,13 +6,10 @@ graph is `draw_graph`'s, with each value's tangent in the slot where the backwar
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from glassgrad.viz.animate import PlayerFragment, _frame, _player
 from glassgrad.viz.graph import (
-    HIDDEN,
     MAX_LINKS,
     MAX_VALUES,
     GraphIds,
@@ -23,6 +20,7 @@ from glassgrad.viz.graph import (
     walk,
 )
 from glassgrad.viz.html import escape, fmt, short
+from glassgrad.viz.players import PlayerFragment, frame, link_step_frames, player, start_frame
 
 
 def _t(name: str) -> str:
@@ -61,13 +59,10 @@ def forward_frames(
     leaves = [node for node in ids.order if not node.parents]
     seeded = ", ".join(f"t{name[leaf]} = {fmt(seeds.get(leaf, 0.0))}" for leaf in leaves)
     frames = [
-        _frame(
-            "Start",
-            "After the forward pass: every local derivative is saved; no tangent yet.",
-            {slot[node]: ["gg-t-empty"] for node in ids.order},
-            {slot[node]: f"tangent {HIDDEN}" for node in ids.order},
+        start_frame(
+            "After the forward pass: every local derivative is saved; no tangent yet.", list(slot.values()), "tangent"
         ),
-        _frame(
+        frame(
             "Seed",
             f"Seed the inputs with the direction they move in: {seeded}.",
             {ids.node_id(leaf): ["gg-current"] for leaf in leaves if seeds.get(leaf, 0.0)},
@@ -75,29 +70,17 @@ def forward_frames(
             ids.node_id(leaves[0]) if leaves else None,
         ),
     ]
-    used: dict[Value, int] = defaultdict(int)
-    for number, step in enumerate(steps, start=1):
-        k = used[step.output]  # an output's steps come in the order of its links
-        used[step.output] += 1
-        if step.output not in name or k >= len(step.output.parents) or step.output.parents[k].value is not step.parent:
-            raise ValueError(
-                "the steps do not follow the stored links of their outputs (were they logged from this graph?)"
-            )
-        out, parent, edge = name[step.output], name[step.parent], ids.edge_id(step.output, k)
-        marks = {
-            edge: ["gg-active"],
-            ids.op_id(step.output): ["gg-active"],
-            ids.node_id(step.parent): ["gg-current"],
-            ids.node_id(step.output): ["gg-appended"],
-            f"{p}-card": ["gg-shown"],
-        }
+
+    def describe(number: int, step: Any) -> tuple[str, dict[str, str]]:
+        out, parent = name[step.output], name[step.parent]
         text = (
             f"{parent} → {out}: t{parent} = {fmt(step.parent_tangent)} × ∂{out}/∂{parent} = {fmt(step.local)} "
             f"gives {fmt(step.contribution)}; the tangent of {out} goes from {fmt(step.before)} to {fmt(step.after)}."
         )
-        texts = {slot[step.output]: f"tangent {fmt(step.after)}", f"{p}-card": forward_card(number, step, out, parent)}
-        frames.append(_frame(f"Step {number} of {len(steps)}", text, marks, texts, edge))
-    return frames
+        card = forward_card(number, step, out, parent)
+        return text, {slot[step.output]: f"tangent {fmt(step.after)}", f"{p}-card": card}
+
+    return frames + link_step_frames(steps, ids, describe, current="parent")
 
 
 def animate_forward(
@@ -144,4 +127,4 @@ def animate_forward(
     body = (
         f'<div class="gg-player-graph">{figure}</div><div class="gg-player-card gg-js" id="{prefix}-card" hidden></div>'
     )
-    return _player("forward", prefix, title, body, frames, rankdir, graph_width=figure.widest)
+    return player("forward", prefix, title, body, frames, rankdir, graph_width=figure.widest)

@@ -21,97 +21,60 @@ Each ``<g>`` carries ``data-gg-*`` attributes (``index``, ``label``; on edges ``
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
-from glassgrad.autograd import OrderEvent  # the engine's record of one step of this same walk
-from glassgrad.viz.html import LABEL_LIMIT, HtmlFragment, caption, escape, fmt, short
-
-Value = Any
-"""Any node with the public shape viz reads: ``data``, ``grad``, ``label``, ``op`` and ``parents``,
-a sequence of links with ``.value`` (the operand) and ``.local_grad``: a `glassgrad.Value` or a
-`glassgrad.scratch.Value` alike."""
-
-
-def check_node(node: object, caller: str) -> None:
-    """TypeError naming `node` unless it has the public fields viz reads (``data``, ``grad``, ``label``, ``op``, ``parents``)."""
-    if not all(hasattr(node, field) for field in ("data", "grad", "label", "op", "parents")):
-        raise TypeError(
-            f"{caller}: expected a Value (anything with data, grad, label, op and parents), "
-            f"got {type(node).__name__} {node!r:.60}"
-        )
-
-
-def too_big(caller: str, root: Value, what: str, limit: int, name: str) -> ValueError:
-    """The error a drawing function raises when the graph passes one of its limits, saying how to draw it anyway."""
-    return ValueError(
-        f"{caller}: the graph of {short(caption(root))!r} has more than {limit:,} {what} ({name}={limit:,}): "
-        f"too many to draw in reasonable time and size. Draw a smaller part, or pass a larger {name}."
-    )
-
-
-def walk(
-    root: Value,
-    events: list[OrderEvent] | None = None,
-    *,
-    max_values: int | None = None,
-    max_links: int | None = None,
-    caller: str = "walk",
-) -> list[Value]:
-    """Every node reachable from `root` through ``parents[k].value``, each after all of its parents.
-
-    The same depth-first rule as chapter 2's ``dependency_safe_order`` (parents in stored order,
-    a node appended once all its parents are), so the figures number nodes in that order. It reads
-    only public fields and keeps its own stack, so it draws any engine's graph, however deep.
-    When `events` is a list, every visit, skip and append is added to it, for replays.
-
-    Raises:
-        ValueError: if a node is its own ancestor (a cycle made by editing ``parents``), or, as soon
-            as it reaches them, more than `max_values` values or `max_links` links (named after `caller`).
-        TypeError: if `root` is not a node.
-    """
-    check_node(root, caller)
-    events = [] if events is None else events
-    order: list[Value] = []
-    placed: set[int] = set()
-    open_visits = {id(root)}
-    path = [(root, iter(root.parents))]
-    values, links_followed = 1, 0
-    events.append(OrderEvent("enter", root, 0))
-    while path:
-        node, links = path[-1]
-        link = next(links, None)
-        if link is None:  # every parent is placed: node joins the order
-            path.pop()
-            open_visits.discard(id(node))
-            placed.add(id(node))
-            order.append(node)
-            events.append(OrderEvent("append", node, len(path)))
-            continue
-        links_followed += 1
-        if max_links is not None and links_followed > max_links:  # stop here: no need to count the rest
-            raise too_big(caller, root, "links", max_links, "max_links")
-        if id(link.value) in placed:
-            events.append(OrderEvent("skip", link.value, len(path)))
-        elif id(link.value) in open_visits:
-            raise ValueError(f"the graph has a cycle: {short(caption(link.value))!r} is one of its own ancestors")
-        else:
-            values += 1
-            if max_values is not None and values > max_values:
-                raise too_big(caller, root, "values", max_values, "max_values")
-            open_visits.add(id(link.value))
-            path.append((link.value, iter(link.value.parents)))
-            events.append(OrderEvent("enter", link.value, len(path) - 1))
-    return order
-
-
-def names(root: Value, order: Sequence[Value] | None = None) -> dict[Value, str]:
-    """The name every figure shows for each node reachable from `root` (see `caption`), keyed by node;
-    `order` is ``walk(root)`` when the caller has it already."""
-    return {node: caption(node, i) for i, node in enumerate(walk(root) if order is None else order)}
+from glassgrad.viz.figure import (  # re-exported: the figures import them from here
+    LAYOUTS as LAYOUTS,
+)
+from glassgrad.viz.figure import (
+    MIN_SCALE as MIN_SCALE,
+)
+from glassgrad.viz.figure import (
+    NATURAL_TEXT_PX as NATURAL_TEXT_PX,
+)
+from glassgrad.viz.figure import (
+    TB_SCALE as TB_SCALE,
+)
+from glassgrad.viz.figure import (
+    Drawing as Drawing,
+)
+from glassgrad.viz.figure import (
+    check_rankdir as check_rankdir,
+)
+from glassgrad.viz.figure import (
+    figure_html as figure_html,
+)
+from glassgrad.viz.html import LABEL_LIMIT, caption, escape, fmt, short
+from glassgrad.viz.walking import (  # re-exported: the figures import them from here
+    GraphIds as GraphIds,
+)
+from glassgrad.viz.walking import (
+    Value as Value,
+)
+from glassgrad.viz.walking import (
+    check_node as check_node,
+)
+from glassgrad.viz.walking import (
+    check_prefix as check_prefix,
+)
+from glassgrad.viz.walking import (
+    fingerprint as fingerprint,
+)
+from glassgrad.viz.walking import (
+    graph_fingerprint as graph_fingerprint,
+)
+from glassgrad.viz.walking import (
+    names as names,
+)
+from glassgrad.viz.walking import (
+    too_big as too_big,
+)
+from glassgrad.viz.walking import (
+    walk as walk,
+)
 
 
 def chips(names: Sequence[str], id_prefix: str | None = None, bad: Sequence[int] = ()) -> str:
@@ -122,76 +85,6 @@ def chips(names: Sequence[str], id_prefix: str | None = None, bad: Sequence[int]
         f'<span class="gg-chip{" gg-bad" if i in bad else ""}"{ids[i]}>{escape(name)}</span>'
         for i, name in enumerate(names)
     )
-
-
-NATURAL_TEXT_PX = 16.0  # node text at a drawing's natural size: Graphviz's 12 pt, 4/3 CSS px each
-MIN_SCALE = 0.5  # a drawing shrinks to fit its column down to half its natural size (node text 8 px), then scrolls
-TB_SCALE = (
-    0.8  # a top-to-bottom drawing is tall: shown at most at this fraction of its natural size (node text 12.8 px)
-)
-LAYOUTS = {"LR": {"ranksep": "0.2"}, "TB": {"rankdir": "TB", "ranksep": "0.15"}}
-"""The layouts a figure may take (`draw_graph`'s and `draw_boxes`' `rankdir`): the Graphviz attributes of each."""
-
-
-def check_rankdir(rankdir: str, caller: str) -> str:
-    """Return `rankdir` if it is one of `LAYOUTS` (``"LR"``, ``"TB"``); else ValueError naming `caller`."""
-    if rankdir not in LAYOUTS:
-        raise ValueError(f"{caller}: rankdir must be one of {', '.join(LAYOUTS)}, got {rankdir!r:.40}")
-    return rankdir
-
-
-class Drawing(HtmlFragment):
-    """A figure drawn by Graphviz: its markup `html` and the widths it is shown at, in CSS pixels.
-
-    `natural` is its width with node text 16 px tall; the page shows it at most `widest` wide and at
-    least `narrowest` (a narrower column scrolls it sideways). Layouts read these numbers
-    (`glassgrad.viz.layout`), so no one parses them back out of the markup.
-    """
-
-    __slots__ = ("natural", "widest", "narrowest")
-
-    def __init__(self, html: str, natural: float, widest: int, narrowest: int) -> None:
-        super().__init__(html)
-        self.natural, self.widest, self.narrowest = natural, widest, narrowest
-
-    def width_for(self, text_px: float) -> float:
-        """The width, in CSS pixels, at which its node text is `text_px` tall."""
-        return self.natural * text_px / NATURAL_TEXT_PX
-
-
-def figure_html(
-    svg: str,
-    natural: float,
-    *,
-    title: str,
-    prefix: str,
-    css: str,
-    rankdir: str = "LR",
-    min_width: int | None = None,
-    caption_text: str | None = None,
-    attrs: str = "",
-    after: str = "",
-) -> Drawing:
-    """Wrap Graphviz SVG (from `svg_cleanup`) of natural width `natural` in the site's sideways-scrolling ``<figure>``.
-
-    The drawing is shown at most at its natural size (`TB_SCALE` of it for a ``"TB"`` drawing, which is tall)
-    and at least at `MIN_SCALE` of it, or `min_width` CSS pixels when given; `after` follows the drawing
-    inside the figure, before the optional caption.
-    """
-    narrowest = min_width if min_width is not None else round(natural * MIN_SCALE)
-    widest = max(round(natural * (TB_SCALE if check_rankdir(rankdir, "figure") == "TB" else 1.0)), narrowest)
-    svg = svg.replace(
-        '<svg role="img"',
-        f'<svg style="width:100%;height:auto;min-width:{narrowest}px;max-width:{widest}px" role="img"',
-        1,
-    )
-    figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
-    html = (
-        f'<figure class="{css}" id="{prefix}" data-gg-prefix="{prefix}"{attrs}>'
-        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
-        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{after}{figcaption}</figure>'
-    )
-    return Drawing(html, natural, widest, narrowest)
 
 
 FONT = "Arial"  # Graphviz in WebAssembly knows its widths (it measures any other name as Times); `dot` draws it as Liberation Sans, same widths
@@ -235,57 +128,6 @@ def digraph(**graph_attr: str) -> Any:
     )
 
 
-def check_prefix(prefix: str) -> str:
-    """Return `prefix` if it is a safe id prefix (a letter, then letters, digits, ``_``, ``-``); else ValueError."""
-    if not isinstance(prefix, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", prefix):
-        raise ValueError(f"id prefix must start with a letter and use only A-Z a-z 0-9 _ -, got {prefix!r:.60}")
-    return prefix
-
-
-def fingerprint(kind: str, parts: Sequence[str]) -> str:
-    """A short id prefix derived from `parts`: the same content always gives the same prefix."""
-    digest = hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
-    return f"{kind}{digest[:8]}"
-
-
-class GraphIds:
-    """The id of every element of the figure of `root`'s graph with id prefix `prefix` (see the module docstring);
-    `order` is ``walk(root)`` when the caller has it already.
-
-    Raises:
-        ValueError: if `prefix` is not a letter followed by letters, digits, ``_`` or ``-``.
-    """
-
-    __slots__ = ("prefix", "order", "_index")
-
-    def __init__(self, root: Value, prefix: str, order: Sequence[Value] | None = None) -> None:
-        self.prefix = check_prefix(prefix)
-        self.order: list[Value] = walk(root) if order is None else list(order)
-        self._index = {node: i for i, node in enumerate(self.order)}
-
-    def index(self, value: Value) -> int:
-        """Position of `value` in ``walk(root)`` (KeyError if it is not in the graph)."""
-        return self._index[value]
-
-    def node_id(self, value: Value) -> str:
-        """Id of the value box of `value`: ``{prefix}-node-{i}``."""
-        return f"{self.prefix}-node-{self._index[value]}"
-
-    def op_id(self, value: Value) -> str:
-        """Id of the operation circle that produced `value`: ``{prefix}-op-{i}``."""
-        return f"{self.prefix}-op-{self._index[value]}"
-
-    def edge_id(self, output: Value, k: int) -> str:
-        """Id of the edge for ``output.parents[k]`` (parent → op of `output`): ``{prefix}-edge-{i}-{k}``."""
-        if not 0 <= k < len(output.parents):
-            raise IndexError(f"{caption(output)} has {len(output.parents)} parent links, no link {k}")
-        return f"{self.prefix}-edge-{self._index[output]}-{k}"
-
-    def out_id(self, value: Value) -> str:
-        """Id of the edge from the operation circle to the value box of `value`: ``{prefix}-out-{i}``."""
-        return f"{self.prefix}-out-{self._index[value]}"
-
-
 class GraphFigure(Drawing):
     """The fragment `draw_graph` returns: the markup `html` plus `ids`, the `GraphIds` of its elements, and the
     widths it is shown at (`natural`, `widest`, `narrowest`, as for `Drawing`; 0 where there is no drawing)."""
@@ -300,34 +142,6 @@ class GraphFigure(Drawing):
     def prefix(self) -> str:
         """The id prefix of this figure (also the id of its ``<figure>`` element)."""
         return self.ids.prefix
-
-
-def _option_text(option: object, position: Mapping[Value, int]) -> str:
-    """`option` as text for `graph_fingerprint`: a value of the graph by its position, collections item by item."""
-    if isinstance(option, str | bytes):
-        return repr(option)
-    if all(hasattr(option, field) for field in ("data", "grad", "label", "op", "parents")):
-        return f"#{position.get(option, '?')}"
-    if isinstance(option, Mapping):
-        pairs = (f"{_option_text(key, position)}:{_option_text(item, position)}" for key, item in option.items())
-        return "{" + ",".join(sorted(pairs)) + "}"
-    if isinstance(option, Set):  # no order: its items sorted
-        return "{" + ",".join(sorted(_option_text(item, position) for item in option)) + "}"
-    if isinstance(option, Sequence):
-        return "[" + ",".join(_option_text(item, position) for item in option) + "]"
-    return repr(option)
-
-
-def graph_fingerprint(order: Sequence[Value], show_grad: bool, options: Mapping[str, object], kind: str = "gg") -> str:
-    """A prefix derived from everything drawn, every option of the drawing included (values of the graph by
-    their position): same graph and options → same ids; a different graph or any different option → different ids."""
-    index = {node: i for i, node in enumerate(order)}
-    parts = [_option_text(dict(options), index)]
-    for node in order:
-        links = ",".join(f"{index[link.value]}:{link.local_grad!r}" for link in node.parents)
-        grad = repr(node.grad) if show_grad else ""
-        parts.append(f"{node.label!r}|{node.data!r}|{grad}|{node.op!r}|{links}")
-    return fingerprint(kind, parts)
 
 
 MAX_VALUES = 1000  # the most values draw_graph lays out (see `layout_cost` for what decides the time)

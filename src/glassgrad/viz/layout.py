@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from glassgrad.viz.animate import PlayerFragment
 from glassgrad.viz.graph import Drawing, fingerprint
 from glassgrad.viz.html import HtmlFragment, escape
+from glassgrad.viz.players import PlayerFragment
 
 DESKTOP_TEXT_PX = 12.0
 """The smallest node text a layout shows a drawing at where it chooses (a desktop column): `wide_or_narrow` shows

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
-from glassgrad.viz.animate import script_text
 from glassgrad.viz.html import stylesheet, stylesheet_text
+from glassgrad.viz.players import script_text
 
 FIGURES_FILE = "glassgrad-figures.html"
 """The page `show` writes outside Jupyter, in the current folder."""
