@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from helpers import keep_inside  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 import glassgrad.scratch  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402
@@ -63,7 +64,7 @@ def run(page: Any, code: str | None = None) -> str:
         page.fill("textarea", code)
     page.evaluate("document.querySelector('[data-gg-output]').textContent = ''")
     page.click("[data-gg-do=run]")
-    page.wait_for_selector(".gg-pg-summary, .gg-pg-error", timeout=60_000)
+    page.wait_for_selector(".gg-pg-summary, .gg-pg-error, .gg-pg-note", timeout=60_000)
     return page.inner_text("[data-gg-output]")
 
 
@@ -115,6 +116,15 @@ def test_playground(browser: Any, site_url: str) -> None:
         assert page.inner_text(".gg-pg-summary") == expected_summary(w=4.0)
         w_box = page.locator('.gg-pg-output .gg-player-graph g.gg-value[data-gg-label="w"]').first
         assert re.search(r"data\s*4\s", w_box.text_content())
+
+        # A program that only prints is a normal program: what it printed shows, and a line says how to get a graph.
+        text = run(page, "print('hello', 6 * 7)\nprint('<b>bold?</b>')\n")
+        expect(page.locator("[data-gg-console]")).to_be_visible()
+        expect(page.locator("[data-gg-console]")).to_have_text("hello 42\n<b>bold?</b>")
+        expect(page.locator(".gg-pg-note")).to_be_visible()
+        assert "To see a graph drawn, name the output L" in text
+        assert status(page) == "Done: what the program printed is below."
+        assert not page.locator(".gg-pg-error").count()
 
         # Errors name the problem (and the line); the page stays usable.
         assert "line 3" in run(page, "from glassgrad.scratch import Value\n\nw = Value(2.0, 'w'\n")

@@ -80,6 +80,13 @@
     }
     function show(result, prefix) {
       if (typeof result.error === "string") return Promise.resolve(showError(result.error));
+      if (typeof result.note === "string") {  // a program with nothing to draw: its printed output is all
+        var note = document.createElement("p");
+        note.className = "gg-pg-note";
+        note.textContent = result.note;
+        output.appendChild(note);
+        return Promise.resolve();
+      }
       var parts = ["summary", "figure", "order", "cards"].map(function (part) { return python.sanitize(result[part], prefix); });
       return Promise.all(parts).then(function (safe) {
         var summary = document.createElement("p");
@@ -101,7 +108,9 @@
         var result = outcome.result;
         show(result, prefix).then(function () {
           busy(false);
-          say(typeof result.error === "string" ? "The program stopped with an error (below)." : "Done: the graph, the backward pass and every Value's fields are below.");
+          say(typeof result.error === "string" ? "The program stopped with an error (below)."
+            : typeof result.note === "string" ? "Done: what the program printed is below."
+              : "Done: the graph, the backward pass and every Value's fields are below.");
         }, function () { busy(false); say("The result could not be shown."); });
       });
     }

@@ -340,9 +340,10 @@
         box.appendChild(span);
       });
       if (later.lines || later.chars) box.appendChild(note("… " + count(later) + " not shown (a program's output stops at " + MAX_CHARS.toLocaleString("en") + " characters)"));
+      var empty = !box.childNodes.length;  // (read before appending: a fragment empties into its parent)
       pre.textContent = "";
       pre.appendChild(box);
-      pre.hidden = !box.childNodes.length;
+      pre.hidden = empty;
     }
     clear();
     return { clear: clear, add: add };
