@@ -191,7 +191,8 @@ def test_playground(browser: Any, site_url: str) -> None:
 
 LAB = """async () => {
   const said = [];
-  const lab = await window.glassgrad.python.open({modules: {labprobe:
+  const { open } = await import(new URL("../javascripts/python-session.js", location.href).href);
+  const lab = await open({modules: {labprobe:
     "import array\\n" +
     "def step(n, xs, options):\\n" +
     "    return {'n': n + 1, 'type': type(xs).__name__, 'total': sum(xs), 'options': options, 'weights': array.array('d', [1.5, 2.5])}\\n" +

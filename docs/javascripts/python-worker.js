@@ -79,7 +79,7 @@ async function countingFetch(url, options) {
           report(false);
         }
       }
-    } catch (error) { /* the loader reports its own failures */ }
+    } catch { /* the loader reports its own failures */ }
     bytes.open -= 1;
     if (wasm) bytes.wasm = true;  // Python's own download, the last to finish
     report(true);
@@ -101,11 +101,11 @@ function refuse(name) {
 }
 function seal() {
   for (const name of OUTSIDE) {
-    try { delete self[name]; } catch (error) { /* not configurable: overwritten below */ }
+    try { delete self[name]; } catch { /* not configurable: overwritten below */ }
     if (name in self) Object.defineProperty(self, name, { value: refuse(name), writable: false, configurable: false });
   }
   if (self.navigator) for (const name of ["sendBeacon", "serviceWorker", "storage"]) {
-    try { Object.defineProperty(Object.getPrototypeOf(self.navigator), name, { value: undefined }); } catch (error) { /* absent */ }
+    try { Object.defineProperty(Object.getPrototypeOf(self.navigator), name, { value: undefined }); } catch { /* absent */ }
   }
   // Function and its kin construct code from strings: each keeps its name and prototype (Pyodide checks them).
   const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
