@@ -145,7 +145,7 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         assert "s · (1 - s)" not in verdict  # the formula waits until the hints are opened, or asked for
         page.locator('[data-gg-exercise="sigmoid"]').get_by_role("button", name="Show the right formula").click()
         page.wait_for_function(
-            "(document.querySelector('[data-gg-exercise=sigmoid] .gg-ex-verdict') || {}).textContent"
+            "() => (document.querySelector('[data-gg-exercise=sigmoid] .gg-ex-verdict') || {}).textContent"
             "?.includes('∂s/∂z = s · (1 - s)')",
             timeout=90_000,
         )
@@ -173,7 +173,7 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         box.locator("textarea").fill("while True:\n    pass\n")
         box.get_by_role("button", name="Check").click()
         page.wait_for_function(
-            "document.querySelector('[data-gg-exercise=tanh] .gg-ex-status').textContent.startsWith('Checking')",
+            "() => document.querySelector('[data-gg-exercise=tanh] .gg-ex-status').textContent.startsWith('Checking')",
             timeout=60_000,
         )
         box.get_by_role("button", name="Stop").click()

@@ -134,7 +134,7 @@ def test_playground(browser: Any, site_url: str) -> None:
         page.fill("textarea", FORGER)
         page.click("[data-gg-do=run]")
         page.wait_for_function(
-            "document.querySelector('[data-gg-status]').textContent.includes('more than')", timeout=60_000
+            "() => document.querySelector('[data-gg-status]').textContent.includes('more than')", timeout=60_000
         )
         assert f"more than {LIMIT_S} s" in status(page)
         assert "forged" not in page.inner_text("[data-gg-output]")
@@ -150,7 +150,7 @@ def test_playground(browser: Any, site_url: str) -> None:
         page.fill("textarea", "while True:\n    pass\n")
         page.click("[data-gg-do=run]")
         page.wait_for_function(
-            "document.querySelector('[data-gg-status]').textContent.startsWith('Running')", timeout=60_000
+            "() => document.querySelector('[data-gg-status]').textContent.startsWith('Running')", timeout=60_000
         )
         page.click("[data-gg-do=stop]")
         assert status(page).startswith("Stopped")

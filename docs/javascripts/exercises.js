@@ -104,8 +104,8 @@ function setUpPage(page) {
         if (typeof result.figure !== "string" || !result.figure) return;
         sanitize(result.figure, prefix).then(function (figure) {
           if (output.firstChild === verdict) output.appendChild(figure);  // unless another check has begun
-        }, function () {
-          if (output.firstChild === verdict) output.appendChild(element("p", {}, "(The graph could not be shown.)"));
+        }, function (error) {
+          if (output.firstChild === verdict) output.appendChild(element("p", {}, "(The graph could not be shown: " + String(error && error.message) + ".)"));
         });
       },
     };

@@ -102,7 +102,7 @@ function setUp(root) {
         say(typeof result.error === "string" ? "The program stopped with an error (below)."
           : typeof result.note === "string" ? "Done: what the program printed is below."
             : "Done: the graph, the backward pass and every Value's fields are below.");
-      }, function () { busy(false); say("The result could not be shown."); });
+      }, function (error) { busy(false); say("The result could not be shown: " + String(error && error.message) + "."); });
     });
   }
   buttons.run.addEventListener("click", run);

@@ -27,6 +27,8 @@ const ALLOWED_ATTR = [
   "preserveaspectratio",
 ];
 const ID = /^[A-Za-z][\w-]{0,200}$/;
+/** An output's HTML, at most (the worker bounds its answers the same way; a bigger one is refused, not parsed). */
+export const MAX_HTML_CHARS = 5e6, MAX_ELEMENTS = 100000;
 const NUMBER = "\\d{1,5}(?:\\.\\d{1,4})?";
 // The data-gg-* attributes kept, with the values they may hold ("own": an id of this output).
 /** @type {Record<string, RegExp | "own">} */
@@ -192,9 +194,15 @@ export function createSanitizer(purify, win) {
   }
 
   return function sanitize(html, prefix) {
+    const text = String(html);
+    let elements = 0;
+    for (let at = text.indexOf("<"); at >= 0 && elements <= MAX_ELEMENTS; at = text.indexOf("<", at + 1)) elements += 1;
+    if (text.length > MAX_HTML_CHARS || elements > MAX_ELEMENTS) {
+      throw new RangeError(`it is too big to show (${text.length.toLocaleString("en")} characters; at most ${MAX_HTML_CHARS.toLocaleString("en")} characters and ${MAX_ELEMENTS.toLocaleString("en")} elements)`);
+    }
     owner = ID.test(String(prefix || "")) ? String(prefix) : "";
     try {
-      const parsed = new win.DOMParser().parseFromString("<body>" + String(html), "text/html");  // inert: nothing runs
+      const parsed = new win.DOMParser().parseFromString("<body>" + text, "text/html");  // inert: nothing runs
       const frames = prepare(parsed);
       return finish(purify.sanitize(parsed.body.innerHTML, Object.assign({ RETURN_DOM_FRAGMENT: true }, config)), frames);
     } finally {

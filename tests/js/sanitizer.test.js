@@ -105,3 +105,9 @@ test("a forged frames holder outside a player of this output is dropped", () => 
 test("sizesOf keeps only sizes", () => {
   assert.deepEqual(sizesOf("width:100%; position:fixed; max-width: 12.5px; height: calc(1px)"), [["width", "100%"], ["max-width", "12.5px"]]);
 });
+
+test("an output over the bounds is refused before it is parsed", () => {
+  assert.throws(() => sanitize("<b></b>".repeat(60000), PREFIX), /too big to show/);
+  assert.throws(() => sanitize("x".repeat(5e6 + 1), PREFIX), /too big to show/);
+  assert.equal(clean("<b>ok</b>".repeat(1000)).querySelectorAll("b").length, 1000);
+});
