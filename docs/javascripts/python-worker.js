@@ -98,6 +98,9 @@ const OUTSIDE = [
   "fetch", "XMLHttpRequest", "WebSocket", "WebSocketStream", "WebTransport", "EventSource", "importScripts",
   "Worker", "SharedWorker", "BroadcastChannel", "indexedDB", "caches", "CacheStorage", "FontFace", "fonts",
   "RTCPeerConnection", "RTCDataChannel", "close", "eval",
+  // Storage that outlives a run (and is shared with other tabs): the file systems, IndexedDB, Cache Storage.
+  "webkitRequestFileSystem", "webkitRequestFileSystemSync", "webkitResolveLocalFileSystemURL",
+  "webkitResolveLocalFileSystemSyncURL", "requestFileSystem", "requestFileSystemSync", "webkitIndexedDB",
 ];
 function refuse(name) {
   const blocked = function () { throw new TypeError(name + " is not available to a program here"); };
@@ -109,7 +112,7 @@ function seal() {
     try { delete self[name]; } catch { /* not configurable: overwritten below */ }
     if (name in self) Object.defineProperty(self, name, { value: refuse(name), writable: false, configurable: false });
   }
-  if (self.navigator) for (const name of ["sendBeacon", "serviceWorker", "storage"]) {
+  if (self.navigator) for (const name of ["sendBeacon", "serviceWorker", "storage", "storageBuckets"]) {
     try { Object.defineProperty(Object.getPrototypeOf(self.navigator), name, { value: undefined }); } catch { /* absent */ }
   }
   // Function and its kin construct code from strings: each keeps its name and prototype (Pyodide checks them).
