@@ -16,6 +16,11 @@ check "$bin/ruff" format --check --output-format concise .
 check "$bin/mypy"  # files and strictness: [tool.mypy] in pyproject.toml
 check "$bin/lint-imports"  # the arrows between the packages: [tool.importlinter] in pyproject.toml
 check "$bin/python" -m mypy.stubtest glassgrad.scratch  # scratch.pyi says what scratch.py does
+# JavaScript (npm's devDependencies, installed by `npm ci`): ESLint's recommended rules (eslint.config.js),
+# TypeScript's checker over the JSDoc types (jsconfig.json, no output), and node's unit tests of the pure parts.
+check node_modules/.bin/eslint --max-warnings 0 .
+check node_modules/.bin/tsc -p jsconfig.json
+check node --test --test-reporter=spec tests/js/
 check "$bin/check-jsonschema" --builtin-schema vendor.github-workflows .github/workflows/*.yml
 check "$bin/check-jsonschema" --builtin-schema vendor.dependabot .github/dependabot.yml
 check "$bin/check-jsonschema" --builtin-schema vendor.citation-file-format CITATION.cff

@@ -5,6 +5,9 @@
 // glassgrad.nn's weighted_sum, so the same bits), the curves, the table. The inspected graph is the one
 // HTML that comes from Python: it goes through python.sanitize, is drawn once, and then only its numbers
 // change (by element id, as text).
+import { open } from "./python-session.js";
+import { sanitize } from "./sanitizer.js";
+
 (function () {
   "use strict";
 
@@ -82,7 +85,7 @@
   function setUp(root) {
     root.dataset.ggReady = "1";
     root.hidden = false;
-    var python = ns.python;
+    var python = { open: open, sanitize: sanitize };
     var $ = function (name) { return root.querySelector('[data-lab="' + name + '"]'); };
     var buttons = {};
     root.querySelectorAll("[data-lab-do]").forEach(function (b) { buttons[b.dataset.labDo] = b; });

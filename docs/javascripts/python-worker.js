@@ -26,8 +26,11 @@
 //                          {type: "output", id, chunks, dropped, droppedChars}  printed text, in batches:
 //                                                            [["stdout" | "stderr", text], ...], then the
 //                                                            lines and characters left out after them (a
-//                                                            run's output stops at 200,000 characters)
-//                          {type: "result", id, result}      glassgrad_runtime's answer, as data
+//                                                            run's output stops at 200,000 characters;
+//                                                            then only counts, at most 4 a second)
+//                          {type: "result", id, result}      glassgrad_runtime's answer, as data (at most
+//                                                            5 million characters and 100,000 elements of
+//                                                            HTML; past that an {error} that says so)
 //                          {type: "returned", id, value}     a lab call's value (typed arrays transferred)
 //                          {type: "failed", id, text, overflow}  Python could not load, or died (overflow:
 //                                                            the JavaScript stack ran out)
@@ -38,7 +41,9 @@ const apply = Reflect.apply, fromEntries = Object.fromEntries, now = performance
 const dataOf = Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data").get;
 const postOnPort = MessagePort.prototype.postMessage;
 const loaderFetch = self.fetch.bind(self);
-const MAX_BATCH_CHARS = 200000;  // characters of one output batch sent on (the page shows as many)
+const MAX_RUN_CHARS = 200000;  // characters of one run's output sent on (the page shows as many)
+const BATCH_MS = 50, COUNT_MS = 250;  // at most one batch of text per BATCH_MS; past the cap, a count per COUNT_MS
+const MAX_RESULT_CHARS = 5e6, MAX_RESULT_ELEMENTS = 100000;  // an answer's HTML, at most
 const PROGRESS_MS = 100;
 
 let port = null;
@@ -79,7 +84,7 @@ async function countingFetch(url, options) {
           report(false);
         }
       }
-    } catch (error) { /* the loader reports its own failures */ }
+    } catch { /* the loader reports its own failures */ }
     bytes.open -= 1;
     if (wasm) bytes.wasm = true;  // Python's own download, the last to finish
     report(true);
@@ -93,6 +98,9 @@ const OUTSIDE = [
   "fetch", "XMLHttpRequest", "WebSocket", "WebSocketStream", "WebTransport", "EventSource", "importScripts",
   "Worker", "SharedWorker", "BroadcastChannel", "indexedDB", "caches", "CacheStorage", "FontFace", "fonts",
   "RTCPeerConnection", "RTCDataChannel", "close", "eval",
+  // Storage that outlives a run (and is shared with other tabs): the file systems, IndexedDB, Cache Storage.
+  "webkitRequestFileSystem", "webkitRequestFileSystemSync", "webkitResolveLocalFileSystemURL",
+  "webkitResolveLocalFileSystemSyncURL", "requestFileSystem", "requestFileSystemSync", "webkitIndexedDB",
 ];
 function refuse(name) {
   const blocked = function () { throw new TypeError(name + " is not available to a program here"); };
@@ -101,11 +109,11 @@ function refuse(name) {
 }
 function seal() {
   for (const name of OUTSIDE) {
-    try { delete self[name]; } catch (error) { /* not configurable: overwritten below */ }
+    try { delete self[name]; } catch { /* not configurable: overwritten below */ }
     if (name in self) Object.defineProperty(self, name, { value: refuse(name), writable: false, configurable: false });
   }
-  if (self.navigator) for (const name of ["sendBeacon", "serviceWorker", "storage"]) {
-    try { Object.defineProperty(Object.getPrototypeOf(self.navigator), name, { value: undefined }); } catch (error) { /* absent */ }
+  if (self.navigator) for (const name of ["sendBeacon", "serviceWorker", "storage", "storageBuckets"]) {
+    try { Object.defineProperty(Object.getPrototypeOf(self.navigator), name, { value: undefined }); } catch { /* absent */ }
   }
   // Function and its kin construct code from strings: each keeps its name and prototype (Pyodide checks them).
   const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
@@ -152,35 +160,68 @@ async function load(base) {
   send({ type: "ready", seconds: (now() - started) / 1000 });
 }
 
-// Output batches, capped in characters here too: the page never receives more than it shows.
+// Output, capped per RUN here too (a program can reach the emitter and call it itself): the first
+// MAX_RUN_CHARS characters are sent, in batches at least BATCH_MS apart; past them only the counts of what
+// was left out, at most every COUNT_MS.
 function emitter(id) {
-  return function (chunks, dropped, droppedChars) {
-    const batch = chunks.toJs();
-    chunks.destroy();
-    // Past MAX_BATCH_CHARS, the rest of the batch goes (counted), as glassgrad_runtime cuts a run's output.
-    let size = 0, cutLines = 0, cutChars = 0;
-    for (let i = 0; i < batch.length; i++) {
-      const text = String(batch[i][1]);
-      if (size + text.length <= MAX_BATCH_CHARS) { size += text.length; continue; }
-      const keep = MAX_BATCH_CHARS - size, rest = [text.slice(keep)].concat(batch.slice(i + 1).map(function (chunk) { return String(chunk[1]); }));
-      rest.forEach(function (part) { cutChars += part.length; cutLines += part.split("\n").length - 1; });
-      batch.splice(i, batch.length - i, [batch[i][0], text.slice(0, keep)]);
-      break;
+  let room = MAX_RUN_CHARS, lines = 0, chars = 0, told = -Infinity;
+  let batch = [];  // what calls closer together than BATCH_MS collect (Python's own batches are further apart)
+  function tell() {
+    if (batch.length || lines || chars) send({ type: "output", id: id, chunks: batch, dropped: lines, droppedChars: chars });
+    batch = [];
+    lines = chars = 0;
+    told = now();
+  }
+  const emit = function (chunks, dropped, droppedChars) {
+    lines += Math.max(0, Number(dropped) || 0);
+    chars += Math.max(0, Number(droppedChars) || 0);
+    if (room > 0) {
+      for (const chunk of chunks.toJs()) {
+        const text = String(chunk[1]);
+        const kept = text.slice(0, room);
+        room -= kept.length;
+        if (kept) batch.push([chunk[0] === "stderr" ? "stderr" : "stdout", kept]);
+        if (kept.length < text.length) {  // the rest of the run's output is counted, never sent
+          const cut = text.slice(kept.length);
+          chars += cut.length;
+          lines += cut.split("\n").length - 1;
+        }
+      }
     }
-    send({ type: "output", id: id, chunks: batch, dropped: (Number(dropped) || 0) + cutLines, droppedChars: (Number(droppedChars) || 0) + cutChars });
+    chunks.destroy();
+    if (now() - told >= (batch.length ? BATCH_MS : COUNT_MS)) tell();
   };
+  emit.finish = tell;  // what is left, before the answer
+  return emit;
+}
+
+// The answer as the page will receive it, or a message when it is too big to show (counted before it is sent).
+function bounded(result) {
+  let chars = 0, elements = 0;
+  for (const value of Object.values(result)) {
+    if (typeof value !== "string") continue;
+    chars += value.length;
+    for (let at = value.indexOf("<"); at >= 0 && elements <= MAX_RESULT_ELEMENTS; at = value.indexOf("<", at + 1)) elements += 1;
+  }
+  if (chars <= MAX_RESULT_CHARS && elements <= MAX_RESULT_ELEMENTS) return result;
+  const text = "The result is too big to show (" + (chars / 1e6).toFixed(1) + " million characters, " +
+    (elements > MAX_RESULT_ELEMENTS ? "over " + MAX_RESULT_ELEMENTS.toLocaleString("en") : elements.toLocaleString("en")) + " elements; at most " +
+    (MAX_RESULT_CHARS / 1e6) + " million and " + MAX_RESULT_ELEMENTS.toLocaleString("en") + "): draw a smaller graph.";
+  return "passed" in result ? { passed: false, message: text, figure: "" } : { error: text };
 }
 
 function run(id, request) {
   served = true;
   send({ type: "running", id: id });
   const exercise = typeof request.exercise === "string" ? request.exercise : undefined;  // (null would be jsnull)
-  const execute = python.runtime.execute, args = [String(request.code), String(request.prefix || "ggrun"), emitter(id)];
+  const emit = emitter(id);
+  const execute = python.runtime.execute, args = [String(request.code), String(request.prefix || "ggrun"), emit];
   const answer = exercise === undefined
     ? execute(...args)
     : execute.callKwargs(...args, { exercise: exercise, reveal: request.reveal === true });
+  emit.finish();
   try {
-    send({ type: "result", id: id, result: answer.toJs({ dict_converter: fromEntries }) });
+    send({ type: "result", id: id, result: bounded(answer.toJs({ dict_converter: fromEntries })) });
   } finally {
     answer.destroy();
   }

@@ -111,14 +111,14 @@ def _steps(given: Any, root: Any) -> list[Any] | None:
 
 
 def run_result(namespace: dict[str, Any], prefix: str | None) -> dict[str, str]:
-    """``{"error": message}``, or the HTML of the figures for the program's ``L`` and a one-line summary."""
+    """``{"error": message}``, ``{"note": message}`` when there is no ``L`` to draw, or the HTML of the figures for the program's ``L`` and a one-line summary."""
     from glassgrad.viz import animate_backward, animate_order, draw_graph, fmt, show_complete_state
     from glassgrad.viz.graph import walk
     from glassgrad.viz.html import caption, escape
 
     root: Any = namespace.get("L")
     if root is None:
-        return {"error": "The program defines no L: name the output to draw L (for example L = square(e, 'L'))."}
+        return {"note": "The program ran. To see a graph drawn, name the output L (for example L = square(e, 'L'))."}
     if not all(hasattr(root, name) for name in VALUE_FIELDS):
         return {"error": f"L is {kind_of(root)}, not a Value: the playground draws the graph of a Value."}
     problem = graph_problem(root)

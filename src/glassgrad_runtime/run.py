@@ -20,7 +20,7 @@ def execute(
 ) -> dict[str, Any]:
     """Run the reader's program `source` once; return what the page shows, as JSON-able data.
 
-    For a Run (no `exercise`): ``{"error": message}``, or ``{"summary", "figure", "order", "cards"}``, the
+    For a Run (no `exercise`): ``{"error": message}``, ``{"note": message}`` (no ``L`` to draw), or ``{"summary", "figure", "order", "cards"}``, the
     HTML of the graph of the program's ``L`` (ids start with `prefix`). For a Check: ``{"passed", "message",
     "figure", ...}`` (see `glassgrad_runtime.checking.check_result`); `reveal` adds the right formula to a
     wrong answer's message, `seed` fixes the checker's random inputs (default: new ones every time).

@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from helpers import keep_inside  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 import glassgrad.scratch  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402
@@ -63,7 +64,7 @@ def run(page: Any, code: str | None = None) -> str:
         page.fill("textarea", code)
     page.evaluate("document.querySelector('[data-gg-output]').textContent = ''")
     page.click("[data-gg-do=run]")
-    page.wait_for_selector(".gg-pg-summary, .gg-pg-error", timeout=60_000)
+    page.wait_for_selector(".gg-pg-summary, .gg-pg-error, .gg-pg-note", timeout=60_000)
     return page.inner_text("[data-gg-output]")
 
 
@@ -116,6 +117,15 @@ def test_playground(browser: Any, site_url: str) -> None:
         w_box = page.locator('.gg-pg-output .gg-player-graph g.gg-value[data-gg-label="w"]').first
         assert re.search(r"data\s*4\s", w_box.text_content())
 
+        # A program that only prints is a normal program: what it printed shows, and a line says how to get a graph.
+        text = run(page, "print('hello', 6 * 7)\nprint('<b>bold?</b>')\n")
+        expect(page.locator("[data-gg-console]")).to_be_visible()
+        expect(page.locator("[data-gg-console]")).to_have_text("hello 42\n<b>bold?</b>")
+        expect(page.locator(".gg-pg-note")).to_be_visible()
+        assert "To see a graph drawn, name the output L" in text
+        assert status(page) == "Done: what the program printed is below."
+        assert not page.locator(".gg-pg-error").count()
+
         # Errors name the problem (and the line); the page stays usable.
         assert "line 3" in run(page, "from glassgrad.scratch import Value\n\nw = Value(2.0, 'w'\n")
 
@@ -124,7 +134,7 @@ def test_playground(browser: Any, site_url: str) -> None:
         page.fill("textarea", FORGER)
         page.click("[data-gg-do=run]")
         page.wait_for_function(
-            "document.querySelector('[data-gg-status]').textContent.includes('more than')", timeout=60_000
+            "() => document.querySelector('[data-gg-status]').textContent.includes('more than')", timeout=60_000
         )
         assert f"more than {LIMIT_S} s" in status(page)
         assert "forged" not in page.inner_text("[data-gg-output]")
@@ -140,7 +150,7 @@ def test_playground(browser: Any, site_url: str) -> None:
         page.fill("textarea", "while True:\n    pass\n")
         page.click("[data-gg-do=run]")
         page.wait_for_function(
-            "document.querySelector('[data-gg-status]').textContent.startsWith('Running')", timeout=60_000
+            "() => document.querySelector('[data-gg-status]').textContent.startsWith('Running')", timeout=60_000
         )
         page.click("[data-gg-do=stop]")
         assert status(page).startswith("Stopped")
@@ -181,7 +191,8 @@ def test_playground(browser: Any, site_url: str) -> None:
 
 LAB = """async () => {
   const said = [];
-  const lab = await window.glassgrad.python.open({modules: {labprobe:
+  const { open } = await import(new URL("../javascripts/python-session.js", location.href).href);
+  const lab = await open({modules: {labprobe:
     "import array\\n" +
     "def step(n, xs, options):\\n" +
     "    return {'n': n + 1, 'type': type(xs).__name__, 'total': sum(xs), 'options': options, 'weights': array.array('d', [1.5, 2.5])}\\n" +

@@ -54,7 +54,7 @@ class Reader:
             self.page.keyboard.press("Enter")
         else:
             self.page.click("[data-gg-do=run]")
-        self.page.wait_for_function("!document.querySelector('[data-gg-do=run]').disabled", timeout=90_000)
+        self.page.wait_for_function("() => !document.querySelector('[data-gg-do=run]').disabled", timeout=90_000)
         return self.page.inner_text("[data-gg-output]")
 
     def printed(self) -> str:
@@ -351,11 +351,11 @@ def links(reader: Reader, site_url: str) -> None:
     page.evaluate(
         "code => { location.hash = 'code=' + code }", base64.urlsafe_b64encode(program.encode()).decode().rstrip("=")
     )
-    page.wait_for_function("document.querySelector('textarea').value.startsWith('print')")
+    page.wait_for_function("() => document.querySelector('textarea').value.startsWith('print')")
     assert page.input_value("textarea") == program
     # A damaged link (not base64) says so and leaves the editor with what it would show without it.
     page.goto(f"{site_url}playground/?preset=linear#code=@@@@")
-    page.wait_for_function("document.querySelector('[data-gg-status]').textContent.includes('could not be read')")
+    page.wait_for_function("() => document.querySelector('[data-gg-status]').textContent.includes('could not be read')")
     assert "multiply(w, x" in page.input_value("textarea")
 
 

@@ -389,7 +389,7 @@ def test_graph_text_contrasts_with_its_background_in_both_palettes(
     session = visit(page)
     assert contrast_problems(session.page) == []
     session.page.locator("form[data-md-component=palette] label:visible").first.click()  # Material's toggle
-    session.page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    session.page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
     assert contrast_problems(session.page) == []
 
 

@@ -214,7 +214,7 @@ def test_page_is_accessible_loads_cleanly_and_fits_a_desktop_and_a_phone(
         problems += figures_that_do_not_fit(tab, *SCREENS[0])
 
     tab.locator("form[data-md-component=palette] label:visible").first.click()  # the reader's palette toggle
-    tab.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    tab.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
     tab.evaluate(SETTLED)
     tab.evaluate(MARK_REPEATS)
     problems += [f"dark: {describe(v)}" for v in axe.run(tab, AXE_CONTEXT, COLOUR_RULES).response["violations"]]

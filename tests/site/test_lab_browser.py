@@ -39,7 +39,7 @@ def status(tab: Any) -> str:
 
 def wait_step(tab: Any, at_least: int) -> None:
     tab.wait_for_function(
-        f"window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= {at_least}",
+        f"() => window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= {at_least}",
         timeout=WAIT,
     )
 
@@ -74,7 +74,7 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     wait_step(tab, 12)
     tab.click("[data-lab-do=train]")
     asked = tab.evaluate("window.glassgrad.lab.state().step")
-    tab.wait_for_function("!window.glassgrad.lab.running()", timeout=WAIT)
+    tab.wait_for_function("() => !window.glassgrad.lab.running()", timeout=WAIT)
     tab.wait_for_timeout(300)
     stopped = tab.evaluate("window.glassgrad.lab.state().step")
     assert asked <= stopped <= asked + 1
@@ -101,7 +101,7 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     tab.click("[data-lab-do=step]")
     wait_step(tab, stopped + 1)
     # After a Step the player is made anew for the new numbers (the drawing stays).
-    tab.wait_for_function(f"window.glassgrad.lab.timings.inspections > {inspections}", timeout=WAIT)
+    tab.wait_for_function(f"() => window.glassgrad.lab.timings.inspections > {inspections}", timeout=WAIT)
     assert graph.get_attribute("data-test-kept") == "yes"  # the same drawing
     assert graph.locator("g.gg-root .gg-t-grad, g.gg-value .gg-t-value").all_text_contents() != before
     locals_after = graph.locator("g.gg-link .gg-t-local").all_text_contents()
@@ -115,11 +115,12 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     # Every Value: x1, x2 and the 105 parameters; 17 Σ and 16 ReLU nodes; the hinge's 5, drawn anew.
     tab.check("[data-lab=every-value]")
     tab.wait_for_function(
-        "document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5", timeout=WAIT
+        "() => document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5",
+        timeout=WAIT,
     )
     assert "105 parameters" in tab.inner_text("[data-lab=inspect-text]")
     tab.click("[data-lab-do=gradcheck]")
-    tab.wait_for_function("document.querySelector('[data-lab=gradcheck-text]').textContent.includes('central')")
+    tab.wait_for_function("() => document.querySelector('[data-lab=gradcheck-text]').textContent.includes('central')")
     assert tab.inner_text("[data-lab=gradcheck-text]").startswith("✓")
     violations = axe_playwright.Axe().run(tab, None, WCAG).response["violations"]
     assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
@@ -137,7 +138,7 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     tab.check("input[name=gg-lab-click][value='add+1']")
     tab.click("[data-lab=plane]", position={"x": 30, "y": 30})
     tab.wait_for_function(
-        "window.glassgrad.lab.state().points.length === 61 && window.glassgrad.lab.state().step === 0"
+        "() => window.glassgrad.lab.state().points.length === 61 && window.glassgrad.lab.state().step === 0"
     )
     assert "add=" in tab.url and "seed=2" in tab.url
     # Without a mouse: the plane takes the focus, arrows move its cross, Enter adds a point there (a blue one,
@@ -147,7 +148,7 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     for _ in range(6):  # from the middle, 0.1 of the width each: the fifth reaches the edge, the sixth stays there
         tab.keyboard.press("Shift+ArrowLeft")
     tab.keyboard.press("Enter")
-    tab.wait_for_function("window.glassgrad.lab.state().points.length === 62")
+    tab.wait_for_function("() => window.glassgrad.lab.state().points.length === 62")
     added = tab.evaluate("window.glassgrad.lab.state()")
     view = added["view"]
     newest = added["points"][-1]
@@ -158,7 +159,7 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     # Leaving the page (the theme's instant navigation keeps the document) ends the lab's Python.
     tab.click("a.md-nav__link[href$='reuse/']")
     tab.wait_for_function(
-        "location.pathname.endsWith('/reuse/') && !(window.glassgrad && window.glassgrad.lab)", timeout=WAIT
+        "() => location.pathname.endsWith('/reuse/') && !(window.glassgrad && window.glassgrad.lab)", timeout=WAIT
     )
     assert not session.outside, session.outside
     assert not session.errors, session.errors

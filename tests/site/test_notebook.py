@@ -425,7 +425,7 @@ def test_page_in_a_browser_readies_every_player_and_lays_out_outputs_as_on_the_s
     """Players, state cards, the first figure and the prompts. (Console and requests: tests/site/test_every_page.py.)"""
     page = visit(PAGE).page
     page.wait_for_function(  # every player initialises (however loaded the machine is)
-        "document.querySelectorAll('.gg-player:not([data-gg-ready])').length === 0", timeout=15000
+        "() => document.querySelectorAll('.gg-player:not([data-gg-ready])').length === 0", timeout=15000
     )
     assert (
         page.evaluate("document.querySelectorAll('.gg-player[data-gg-ready]').length")

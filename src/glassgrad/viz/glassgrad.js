@@ -57,7 +57,7 @@
       });
       marked = Object.keys(frame.marks).map(find).filter(Boolean);
       marked.forEach(function (element) {
-        element.ggMarks = frame.marks[element.id].split(" ");
+        element.ggMarks = frame.marks[element.id].split(" ").filter(Boolean);
         element.classList.add.apply(element.classList, element.ggMarks);
         if (element.ggMarks.indexOf("gg-current") >= 0) element.setAttribute("aria-current", "step");
       });
@@ -183,7 +183,7 @@
       el.setAttribute("data-gg-ready", "");
       try {
         player(el, JSON.parse(el.querySelector("script.gg-frames").textContent).frames);
-      } catch (error) {}  // a damaged payload leaves the static page as it is
+      } catch { /* a damaged payload leaves the static page as it is */ }
     });
     root.querySelectorAll(".gg-step[data-gg-edge]").forEach(function (card) { card.tabIndex = 0; });  // focusable
   }

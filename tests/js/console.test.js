@@ -1,0 +1,46 @@
+// The console (docs/javascripts/console.js) on jsdom: a run's output is capped and counted, in order.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { JSDOM } from "jsdom";
+
+const { window } = new JSDOM("<!doctype html><body><pre hidden></pre></body>");
+Object.assign(globalThis, { document: window.document, window: { requestAnimationFrame: (/** @type {() => void} */ draw) => { draw(); return 0; } } });
+const { MAX_CHARS, MAX_LINES, outputConsole } = await import("../../docs/javascripts/console.js");
+
+function fresh() {
+  const pre = /** @type {HTMLElement} */ (window.document.querySelector("pre"));
+  const printed = outputConsole(pre);
+  return { pre, printed };
+}
+
+test("printed text shows, stdout and stderr in order, and an empty console stays hidden", () => {
+  const { pre, printed } = fresh();
+  assert.equal(pre.hidden, true);
+  printed.add([["stdout", "a"], ["stdout", "b\n"], ["stderr", "oops\n"], ["stdout", "c"]]);
+  assert.equal(pre.hidden, false);
+  assert.equal(pre.textContent, "ab\noops\nc\n");
+  assert.equal(pre.querySelectorAll(".gg-pg-stderr").length, 1);
+  printed.clear();
+  assert.equal(pre.hidden, true);
+});
+
+test("a run's first MAX_CHARS characters are kept and the rest counted, however it arrives", () => {
+  const { pre, printed } = fresh();
+  printed.add([["stdout", "x".repeat(MAX_CHARS - 10)]]);
+  printed.add([["stdout", "y".repeat(30) + "\n" + "z".repeat(20)]], 2, 7);
+  const lines = (pre.textContent || "").split("\n");
+  assert.equal(lines[0], "x".repeat(MAX_CHARS - 10) + "y".repeat(10));
+  assert.equal(lines[1], "… 3 more lines and 48 characters not shown (a program's output stops at 200,000 characters)");
+  printed.add([], 1, 1000);  // only the count grows
+  assert.match(pre.textContent || "", /… 4 more lines and 1,048 characters not shown/);
+});
+
+test("the latest MAX_LINES lines are kept, the earlier counted", () => {
+  const { pre, printed } = fresh();
+  printed.add([["stdout", Array.from({ length: MAX_LINES + 50 }, (_, i) => `line ${i}`).join("\n") + "\n"]]);
+  const lines = (pre.textContent || "").trimEnd().split("\n");
+  assert.equal(lines.length, MAX_LINES + 1);
+  assert.equal(lines[0], "… 50 earlier lines not shown (the last 2,000 lines are kept)");
+  assert.equal(lines[1], "line 50");
+  assert.equal(lines[MAX_LINES], `line ${MAX_LINES + 49}`);
+});
