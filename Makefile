@@ -19,7 +19,7 @@ serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuildin
 
 build: setup  ## build the site into site/ with ProperDocs (strict: any warning or failing block fails), then check it
 	$(PY) -m properdocs build -f mkdocs.yml --strict
-	$(PY) scripts/check_site.py site
+	$(PY) scripts/check_site.py --sources docs site
 
 # Lint first (seconds), then pytest even when lint failed; fails if either did (pytest's exit code first).
 test: setup  ## run every check: ruff, mypy, workflow schemas, then every test (engine, site, notebook, browser)

@@ -9,11 +9,17 @@ Fails (exit code 1, one line per problem) when a page holds
 - a dead link: an `<a href>` inside the site to a file the site does not contain, or to a #fragment that is
   not an id (or `<a name>`) of the page it points at.
 
+`--sources DOCS` also reads the Markdown pages under DOCS (their text, executed blocks' printed links included) and
+fails on a relative link that names neither a file of DOCS nor a page of the nav (mkdocs.yml beside DOCS: a page a hook
+generates, such as the notebook): a page's built address (`../playground/`) or a folder is
+resolved by MkDocs from the built page and by Zensical from the source file, so only a link to the source file
+(`../playground.md#code=...`) or to an asset means the same to every builder.
+
 `--not-built SOURCE` (repeatable) names a page, by its file under docs/ as the nav names it, that the builder is
 known not to build (Zensical has no notebooks: `notebook/tutorial.ipynb`): links to that file, to its page
 (`notebook/tutorial/`) and into it are not counted. Nothing else is excused.
 
-Usage: python scripts/check_site.py [--not-built notebook/tutorial.ipynb ...] [SITE_FOLDER]   (default: site)
+Usage: python scripts/check_site.py [--sources docs] [--not-built notebook/tutorial.ipynb ...] [SITE_FOLDER]   (default: site)
 """
 
 from __future__ import annotations
@@ -35,6 +41,10 @@ FRAMED_FAILURE = 'class="admonition failure gg-exec-failure"'
 TEX_LEFT = re.compile(r'class="arithmatex">(?!<math[ >])')
 TAG = re.compile(r"<[^>]+>")
 TOP_OF_PAGE = {"#", "#top"}  # links to the top of their own page
+MARKDOWN_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)", re.MULTILINE)
+"""An inline link or image, `[text](target)`, or a reference definition, `[name]: target`, anywhere in the text."""
+NAV_PAGE = re.compile(r"^\s*- (?:[^:\n]+: )?([\w./-]+\.(?:md|ipynb))\s*$", re.MULTILINE)
+"""A page of mkdocs.yml's nav, `- chapters/1-pytorch.md` or `- Notebook: notebook/tutorial.ipynb`."""
 
 
 class Page(HTMLParser):
@@ -121,6 +131,31 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
     return found
 
 
+def source_link_problems(docs: Path) -> list[str]:
+    """Relative links of the Markdown pages under `docs` that do not name one of its files, as "page: what" lines.
+
+    A target counts as a link when it looks like a path (it holds a "/" or a ".": a code sample's `f[i](x)` does not).
+    """
+    config = docs.resolve().parent / "mkdocs.yml"
+    nav = {docs.resolve() / page for page in NAV_PAGE.findall(config.read_text(encoding="utf-8"))}
+    found = []
+    for source in sorted(docs.rglob("*.md")):
+        name = source.relative_to(docs).as_posix()
+        for match in MARKDOWN_LINK.finditer(source.read_text(encoding="utf-8")):
+            url = match[1] or match[2]
+            parts = urlsplit(url)
+            if parts.scheme or parts.netloc or url.startswith("#") or not ("/" in parts.path or "." in parts.path):
+                continue
+            target = (source.parent / unquote(parts.path)).resolve()
+            if parts.path.startswith("/"):
+                found.append(f"{name}: links {url}, an absolute path (it breaks under the published /glassgrad/)")
+            elif parts.path.endswith("/") or target.is_dir():
+                found.append(f"{name}: links {url}, a built page's address: link its source file (page.md)")
+            elif not (target.is_file() and target.is_relative_to(docs.resolve())) and target not in nav:
+                found.append(f"{name}: links {url}, which is no file under {docs}")
+    return found
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", nargs="?", default="site", type=Path, help="the built site's folder (default: site)")
@@ -131,12 +166,17 @@ def main(argv: list[str]) -> int:
         metavar="SOURCE",
         help="a page this builder does not build, by its file under docs/ (notebook/tutorial.ipynb)",
     )
+    parser.add_argument(
+        "--sources", type=Path, metavar="DOCS", help="also check the relative links of the Markdown pages under DOCS"
+    )
     arguments = parser.parse_args(argv[1:])
     site = arguments.site
     if not (site / "index.html").is_file():
         print(f"check_site: {site}/index.html not found: build the site first", file=sys.stderr)
         return 1
     found = problems(site, tuple(arguments.not_built))
+    if arguments.sources:
+        found += source_link_problems(arguments.sources)
     for line in found:
         print(f"check_site: {line}", file=sys.stderr)
     pages = sum(1 for _ in site.rglob("*.html"))

@@ -99,3 +99,31 @@ def test_a_dead_link_and_a_missing_fragment_fail_and_a_page_not_built_is_excused
     )
     assert finished.returncode == 1
     assert sorted(line for line in finished.stderr.splitlines() if "dead link" in line) == dead[:3]
+
+
+def test_a_source_link_only_one_builder_resolves_fails(tmp_path: Path) -> None:
+    """--sources: a page's built address (MkDocs resolves it from the built page, Zensical from the source file) fails;
+    a link to the source file, an asset, or a page of the nav that a hook generates passes."""
+    site = site_with(tmp_path, "")
+    docs = tmp_path / "docs"
+    (docs / "beyond").mkdir(parents=True)
+    (docs / "playground.md").write_text("# Playground\n", encoding="utf-8")
+    (docs / "beyond" / "page.md").write_text(
+        "[same for both](../playground.md#code=eA) [asset](../playground.md?preset=linear) [notebook](../notebook/tutorial.ipynb)\n"
+        "`f[i](x)` [outside](https://example.org/a/)\n\n"
+        '```python exec="1"\nprint(f"[run it](../../playground/#code={code})")\n```\n'
+        "[folder](../beyond) [gone](missing.md) [root](/playground/)\n\n[ref]: ../../elsewhere.md\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "mkdocs.yml").write_text("nav:\n  - Notebook: notebook/tutorial.ipynb\n", encoding="utf-8")
+    finished = subprocess.run(
+        [sys.executable, str(SCRIPT), "--sources", str(docs), str(site)], capture_output=True, text=True, timeout=60
+    )
+    assert finished.returncode == 1
+    assert sorted(finished.stderr.splitlines()) == [
+        "check_site: beyond/page.md: links ../../elsewhere.md, which is no file under " + str(docs),
+        "check_site: beyond/page.md: links ../../playground/#code={code}, a built page's address: link its source file (page.md)",
+        "check_site: beyond/page.md: links ../beyond, a built page's address: link its source file (page.md)",
+        "check_site: beyond/page.md: links /playground/, an absolute path (it breaks under the published /glassgrad/)",
+        "check_site: beyond/page.md: links missing.md, which is no file under " + str(docs),
+    ]
