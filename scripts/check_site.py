@@ -6,6 +6,10 @@ Fails (exit code 1, one line per problem) when a page holds
   docs/hooks/exec_errors.py shows while serving;
 - a formula left as TeX (the math extension did not run or could not convert it);
 - a stylesheet or script it links that the site does not contain (an asset a builder did not publish);
+- a script, stylesheet or font from another origin: a `<script src>`, a `<link>` that loads (stylesheet, preload,
+  modulepreload), a `url(...)` or `@import` of an inline `<style>` or of one of the site's CSS files, or a script,
+  stylesheet or font named inside an inline `<script>` or its attributes (a loader such as mkdocs-jupyter 0.27's
+  MathJax, which fetches its URL once a notebook is shown): the site must request nothing outside itself;
 - a dead link: an `<a href>` inside the site to a file the site does not contain, or to a #fragment that is
   not an id (or `<a name>`) of the page it points at.
 
@@ -40,6 +44,10 @@ TRACEBACK = re.compile(
 FRAMED_FAILURE = 'class="admonition failure gg-exec-failure"'
 TEX_LEFT = re.compile(r'class="arithmatex">(?!<math[ >])')
 TAG = re.compile(r"<[^>]+>")
+LOADING_LINKS = {"stylesheet", "preload", "modulepreload"}
+CSS_URL = re.compile(r"""url\(\s*["']?([^"')\s]+)|@import\s+["']([^"']+)["']""")
+NAMED_ASSET = re.compile(r"""(?:https?:)?//[\w.-]+\.[a-z]{2,}/[^\s"'<>()]*?\.(?:m?js|css|woff2?|ttf|otf)\b""")
+"""A URL of a script, stylesheet or font on another origin, written inside an inline script or its attributes."""
 TOP_OF_PAGE = {"#", "#top"}  # links to the top of their own page
 MARKDOWN_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)", re.MULTILINE)
 """An inline link or image, `[text](target)`, or a reference definition, `[name]: target`, anywhere in the text."""
@@ -55,6 +63,8 @@ class Page(HTMLParser):
         self.links: list[str] = []
         self.assets: list[str] = []  # stylesheets and scripts
         self.anchors: set[str] = set()  # ids and <a name>: what a #fragment can point at
+        self.foreign: list[str] = []  # scripts, stylesheets and fonts this page would load from another origin
+        self._inside = ""  # "script" or "style" while in one of these elements
         self.feed(text)
         self.close()
 
@@ -70,6 +80,36 @@ class Page(HTMLParser):
             self.assets.append(values["href"])
         if tag == "script" and values.get("src"):
             self.assets.append(values["src"])
+        if tag == "link" and LOADING_LINKS & set(values.get("rel", "").split()) and is_foreign(values.get("href", "")):
+            self.foreign.append(values["href"])
+        if tag == "script":
+            self.foreign += [values["src"]] if is_foreign(values.get("src", "")) else []
+            self.foreign += [
+                url for name, value in values.items() if name != "src" for url in NAMED_ASSET.findall(value)
+            ]
+        if tag in ("script", "style"):
+            self._inside = tag
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self._inside:
+            self._inside = ""
+
+    def handle_data(self, data: str) -> None:
+        if self._inside == "style":
+            self.foreign += foreign_in_css(data)
+        elif self._inside == "script":
+            self.foreign += NAMED_ASSET.findall(data)
+
+
+def is_foreign(url: str) -> bool:
+    """Whether `url` points at another origin (`https://...`, `//host/...`); data: and blob: URLs are the page's own."""
+    parts = urlsplit(url.strip())
+    return bool(parts.netloc) or parts.scheme not in ("", "data", "blob")
+
+
+def foreign_in_css(css: str) -> list[str]:
+    """The URLs of another origin that a stylesheet imports or loads (fonts, images, other stylesheets)."""
+    return [url for match in CSS_URL.finditer(css) if is_foreign(url := match[1] or match[2])]
 
 
 def text_of(page: str) -> str:
@@ -111,6 +151,8 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
         tex = len(TEX_LEFT.findall(page))
         if tex:
             found.append(f"{name}: {tex} formula(s) left as TeX, not MathML")
+        for url in sorted(set(parsed.foreign)):
+            found.append(f"{name}: loads {url} from another origin (the site must request nothing outside itself)")
         for url in parsed.assets:
             target = target_of(site, path, url)
             if target and not target[1].is_file():
@@ -128,6 +170,9 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
                 anchors = pages[file].anchors if file in pages else Page(file.read_text(encoding="utf-8")).anchors
                 if fragment not in anchors:
                     found.append(f"{name}: dead link {url} (no id {fragment!r} on {file.relative_to(site).as_posix()})")
+    for stylesheet in sorted(site.rglob("*.css")):
+        for url in sorted(set(foreign_in_css(stylesheet.read_text(encoding="utf-8", errors="replace")))):
+            found.append(f"{stylesheet.relative_to(site).as_posix()}: loads {url} from another origin")
     return found
 
 
@@ -182,7 +227,7 @@ def main(argv: list[str]) -> int:
     pages = sum(1 for _ in site.rglob("*.html"))
     print(
         f"check_site: {pages} pages, {len(found)} problem(s)"
-        + ("" if found else ": no failed block, no TeX, no missing asset, no dead link")
+        + ("" if found else ": no failed block, no TeX, no missing asset, nothing from another origin, no dead link")
         + (f" (not built, links to it not counted: {', '.join(arguments.not_built)})" if arguments.not_built else "")
     )
     return 1 if found else 0
