@@ -56,35 +56,43 @@ def _rebuild_playground_bundle(root: Path) -> None:
     site_assets.write_if_changed(site_assets.BUNDLE, site_assets.playground_bundle())
 
 
-def _newest_package_file() -> float:
-    """The latest modification time of the project's packages' files."""
-    newest = 0.0
+def _newest_package_files() -> dict[str, float]:
+    """The latest modification time of each project package's files, by package name."""
+    newest = dict.fromkeys(PACKAGES, 0.0)
     for name in PACKAGES:
         spec = importlib.util.find_spec(name)
         for folder in (spec.submodule_search_locations or []) if spec else []:
-            newest = max([newest, *(path.stat().st_mtime for path in Path(folder).rglob("*") if path.is_file())])
+            newest[name] = max(
+                [newest[name], *(path.stat().st_mtime for path in Path(folder).rglob("*") if path.is_file())]
+            )
     return newest
 
 
-def _newest_input(path: Path, root: Path, seen: set[Path]) -> float:
-    """The latest modification time of `path` and of the files it includes, recursively (paths from `root`)."""
+def _inputs(path: Path, root: Path, seen: set[Path]) -> set[Path]:
+    """`path` and the files it includes, recursively (paths from `root`)."""
     seen.add(path)
-    newest = path.stat().st_mtime
     for name in INCLUDE.findall(path.read_text(encoding="utf-8", errors="replace")):
         if (root / name).is_file() and root / name not in seen:
-            newest = max(newest, _newest_input(root / name, root, seen))
-    return newest
+            _inputs(root / name, root, seen)
+    return seen
 
 
 def on_files(files: Any, config: Any) -> Any:
-    """In a dirty build, delete the built page of every page whose includes or packages changed, so it is built again."""
+    """In a dirty build, delete the built page of every page whose includes or packages changed, so it is built again.
+
+    Every page uses glassgrad; the other packages count for the pages whose text (includes too) names them, so an
+    edit to the runtime rebuilds the playground's pages and the bundle, not the whole site (seconds, not half a minute).
+    """
     if not _dirty:
         return files
-    engine = _newest_package_file()
+    packages = _newest_package_files()
     root = Path(config.config_file_path).parent
     for file in files.documentation_pages():
         if file.abs_src_path and os.path.isfile(file.abs_dest_path):
             built = os.path.getmtime(file.abs_dest_path)
-            if built < engine or built < _newest_input(Path(file.abs_src_path), root, set()):
+            inputs = _inputs(Path(file.abs_src_path), root, set())
+            text = "".join(path.read_text(encoding="utf-8", errors="replace") for path in inputs)
+            used = [name for name in PACKAGES if name == "glassgrad" or name in text]
+            if built < max(path.stat().st_mtime for path in inputs) or any(built < packages[name] for name in used):
                 os.remove(file.abs_dest_path)
     return files
