@@ -12,14 +12,17 @@ setup:  ## create .venv and install glassgrad with every extra, Graphviz, Chromi
 
 # SITE_URL: serve at the root even when the environment sets the published URL (its /glassgrad/ path).
 # --dirty: a save rebuilds the pages it changes (docs/hooks/fresh_modules.py adds the pages whose includes
-# or engine changed); not --strict, which a dirty build's warning would abort: a failing block shows on its page.
+# or packages changed, and rebuilds the playground's bundle); --watch src: every package the pages import; not --strict, which a dirty build's warning would abort: a failing block shows on its page.
 # NOTEBOOK_EXECUTE=false: the notebook page shows the chapters' code; `make build` runs it.
+# The site needs no browser: set-up installs Chromium for the browser tests only (`make test`).
+serve build: export GLASSGRAD_NO_BROWSER = 1
+
 serve: setup  ## build the site and serve it on http://127.0.0.1:8000, rebuilding the pages you change
-	SITE_URL=http://$(HOST)/ NOTEBOOK_EXECUTE=false $(PY) -m properdocs serve -f mkdocs.yml --dirty --dev-addr $(HOST) --watch src/glassgrad
+	SITE_URL=http://$(HOST)/ NOTEBOOK_EXECUTE=false $(PY) -m properdocs serve -f mkdocs.yml --dirty --dev-addr $(HOST) --watch src
 
 build: setup  ## build the site into site/ with ProperDocs (strict: any warning or failing block fails), then check it
 	$(PY) -m properdocs build -f mkdocs.yml --strict
-	$(PY) scripts/check_site.py site
+	$(PY) scripts/check_site.py --sources docs site
 
 # Lint first (seconds), then pytest even when lint failed; fails if either did (pytest's exit code first).
 test: setup  ## run every check: ruff, mypy, workflow schemas, then every test (engine, site, notebook, browser)

@@ -20,8 +20,10 @@ need_debian_package() {  # $1 = command or file that proves it is there, $2 = De
 }
 
 need_debian_package dot graphviz
-if [ "${GLASSGRAD_NO_BROWSER:-}" != 1 ]; then
-    need_debian_package /usr/bin/chromium chromium
+# Chromium only for the browser tests (`make test`): `make serve` and `make build` set GLASSGRAD_NO_BROWSER=1, and a
+# browser named by GLASSGRAD_CHROMIUM is used as it is (tests/conftest.py finds it; CONTRIBUTING.md, "Environment").
+if [ "${GLASSGRAD_NO_BROWSER:-}" != 1 ] && [ -z "${GLASSGRAD_CHROMIUM:-}" ]; then
+    need_debian_package chromium chromium
 fi
 
 # npm packages the site serves (package.json: the math font, Pyodide, Graphviz in WebAssembly, DOMPurify), installed
@@ -35,18 +37,24 @@ PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3.12 || command -v 
 [ -n "$PYTHON" ] || { echo "error: no python3 found (Python >= 3.11 is needed)" >&2; exit 1; }
 
 # The stamp holds a hash of what decides the install: unchanged files (even with new mtimes after a
-# checkout) cost no pip run; any edit to them reinstalls. glassgrad with its user extras, and the developers'
-# dependency group `dev` (pyproject.toml; `--group` needs pip >= 25.1); torch pinned in constraints.txt.
+# checkout) cost no pip run; any edit to them reinstalls. Three steps: every tool from requirements/dev.lock (pinned
+# with hashes: the dependency group `dev` and the extras, written by scripts/lock.sh), then torch alone (pinned in
+# constraints.txt) from PyTorch's CPU wheels (GLASSGRAD_TORCH_INDEX_URL, empty for PyPI and local wheels only: an
+# index of CPU wheels, never PyPI's CUDA build of several GB), then glassgrad itself, editable; pip check at the end.
+torch_index=${GLASSGRAD_TORCH_INDEX_URL-https://download.pytorch.org/whl/cpu}
 stamp=.venv/.installed
-wanted=$(cat constraints.txt pyproject.toml | sha256sum | cut -d' ' -f1)
+wanted=$(cat constraints.txt pyproject.toml requirements/dev.lock | sha256sum | cut -d' ' -f1)
 if ! [ -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
     if [ ! -x .venv/bin/python ]; then
         echo "==> creating .venv with $PYTHON"
         "$PYTHON" -m venv .venv
     fi
-    echo "==> installing Python packages into .venv (torch from the local CPU wheel)"
+    echo "==> installing Python packages into .venv (requirements/dev.lock, hashed; torch from ${torch_index:-PyPI})"
     .venv/bin/python -m pip install --quiet --upgrade "pip>=25.1"
-    .venv/bin/python -m pip install --quiet -c constraints.txt -e ".[torch,viz]" --group dev
+    .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements/dev.lock
+    .venv/bin/python -m pip install --quiet --no-deps -c constraints.txt ${torch_index:+--extra-index-url "$torch_index"} torch
+    .venv/bin/python -m pip install --quiet --no-deps -e .
+    .venv/bin/python -m pip check
     echo "$wanted" > "$stamp"
 fi
 

@@ -6,7 +6,9 @@
   in WebAssembly and DOMPurify for the playground).
 - docs/assets/playground/glassgrad.zip: what the playground's Python imports in the reader's browser:
   glassgrad's source, the pure-Python `graphviz` package and glassgrad_runtime, which runs the reader's
-  programs (src/glassgrad_runtime/; same bytes for the same sources).
+  programs (src/glassgrad_runtime/; same bytes for the same sources), with glassgrad's distribution metadata
+  (`glassgrad-VERSION.dist-info/METADATA`, the version from pyproject.toml), so `glassgrad.__version__`, which reads
+  the installed metadata, works in the browser too.
 
 Any builder (MkDocs, Zensical) then publishes them as ordinary files of docs/. A file is rewritten only
 when its bytes change, so a running `make serve` rebuilds nothing for it.
@@ -23,6 +25,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -95,8 +98,15 @@ def package_folder(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+def distribution_metadata() -> tuple[str, bytes]:
+    """(path in the bundle, content) of glassgrad's METADATA: what importlib.metadata reads for the version."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    content = f"Metadata-Version: 2.4\nName: {project['name']}\nVersion: {project['version']}\n"
+    return f"{project['name']}-{project['version']}.dist-info/METADATA", content.encode()
+
+
 def playground_bundle() -> bytes:
-    """One zip, unpacked into the browser's Python path: glassgrad, glassgrad_runtime and graphviz."""
+    """One zip, unpacked into the browser's Python path: glassgrad (with its metadata), glassgrad_runtime, graphviz."""
     members: list[tuple[str, Path]] = []
     for name in BUNDLED_PACKAGES:
         folder = package_folder(name)
@@ -110,6 +120,8 @@ def playground_bundle() -> bytes:
         for arcname, path in sorted(members):
             info = zipfile.ZipInfo(arcname, date_time=(1980, 1, 1, 0, 0, 0))
             bundle.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
+        metadata_name, metadata = distribution_metadata()
+        bundle.writestr(zipfile.ZipInfo(metadata_name, date_time=(1980, 1, 1, 0, 0, 0)), metadata, zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

@@ -19,4 +19,4 @@ if [ ! -x "$venv/bin/zensical" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted"
     echo "$wanted" > "$stamp"
 fi
 "$venv/bin/zensical" build  # not --clean: it would empty the whole of .cache/ (the notebook's cache, this venv)
-"$venv/bin/python" scripts/check_site.py --not-built notebook/tutorial.ipynb site
+"$venv/bin/python" scripts/check_site.py --sources docs --not-built notebook/tutorial.ipynb site

@@ -275,8 +275,18 @@ def built_site(_shared_builds: dict[str, _SharedBuild]) -> Path:
     return _shared_builds["built_site"].wait()
 
 
-CHROMIUM = "/usr/bin/chromium"
-"""Debian's Chromium, which Playwright drives (its own browser download cannot work offline)."""
+SYSTEM_CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def find_chromium(playwright: Any) -> str | None:
+    """The Chromium to drive: GLASSGRAD_CHROMIUM, else Playwright's own (`playwright install chromium`), else the system's."""
+    if named := os.environ.get("GLASSGRAD_CHROMIUM"):
+        return named
+    own = playwright.chromium.executable_path
+    if own and Path(own).is_file():
+        return own
+    return next((found for name in SYSTEM_CHROMIUMS if (found := shutil.which(name))), None)
+
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -312,10 +322,14 @@ def site_url(built_site: Path) -> Iterator[str]:
 def browser() -> Iterator[Any]:
     """One headless Chromium for the session (each xdist worker has its own), driven by Playwright."""
     playwright_api = pytest.importorskip("playwright.sync_api")
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        executable = find_chromium(playwright)
+        if executable is None:
+            pytest.skip(
+                "no Chromium: set GLASSGRAD_CHROMIUM to one, or run `playwright install chromium`, "
+                "or install the system's (apt-get install chromium; `make test` does)"
+            )
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 

@@ -5,6 +5,7 @@ The pages are rendered here by markdown-exec itself (as any builder runs it), no
 
 from __future__ import annotations
 
+import html
 import subprocess
 import sys
 from pathlib import Path
@@ -99,3 +100,58 @@ def test_a_dead_link_and_a_missing_fragment_fail_and_a_page_not_built_is_excused
     )
     assert finished.returncode == 1
     assert sorted(line for line in finished.stderr.splitlines() if "dead link" in line) == dead[:3]
+
+
+def test_a_source_link_only_one_builder_resolves_fails(tmp_path: Path) -> None:
+    """--sources: a page's built address (MkDocs resolves it from the built page, Zensical from the source file) fails;
+    a link to the source file, an asset, or a page of the nav that a hook generates passes."""
+    site = site_with(tmp_path, "")
+    docs = tmp_path / "docs"
+    (docs / "beyond").mkdir(parents=True)
+    (docs / "playground.md").write_text("# Playground\n", encoding="utf-8")
+    (docs / "beyond" / "page.md").write_text(
+        "[same for both](../playground.md#code=eA) [asset](../playground.md?preset=linear) [notebook](../notebook/tutorial.ipynb)\n"
+        "`f[i](x)` [outside](https://example.org/a/)\n\n"
+        '```python exec="1"\nprint(f"[run it](../../playground/#code={code})")\n```\n'
+        "[folder](../beyond) [gone](missing.md) [root](/playground/)\n\n[ref]: ../../elsewhere.md\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "mkdocs.yml").write_text("nav:\n  - Notebook: notebook/tutorial.ipynb\n", encoding="utf-8")
+    finished = subprocess.run(
+        [sys.executable, str(SCRIPT), "--sources", str(docs), str(site)], capture_output=True, text=True, timeout=60
+    )
+    assert finished.returncode == 1
+    assert sorted(finished.stderr.splitlines()) == [
+        "check_site: beyond/page.md: links ../../elsewhere.md, which is no file under " + str(docs),
+        "check_site: beyond/page.md: links ../../playground/#code={code}, a built page's address: link its source file (page.md)",
+        "check_site: beyond/page.md: links ../beyond, a built page's address: link its source file (page.md)",
+        "check_site: beyond/page.md: links /playground/, an absolute path (it breaks under the published /glassgrad/)",
+        "check_site: beyond/page.md: links missing.md, which is no file under " + str(docs),
+    ]
+
+
+def test_a_script_stylesheet_or_font_from_another_origin_fails(tmp_path: Path) -> None:
+    """Each way a page can load from elsewhere is named; links to elsewhere and the site's own assets are not."""
+    mathjax_loader = html.escape('{"url": "https://cdn.jsdelivr.net/npm/mathjax@4.1.3/tex-mml-chtml.js", "version": 4}')
+    head = (
+        '<link rel="stylesheet" href="../style.css"><script src="https://cdn.example.org/lib.js"></script>'
+        '<link rel="preload" as="font" href="//fonts.example.org/font.woff2">'
+        '<link rel="stylesheet" href="https://fonts.example.org/css2?family=Roboto">'
+        '<style>@font-face { src: url("https://fonts.example.org/a.ttf"), url(data:font/woff2;base64,AA) }</style>'
+        f'<script data-mkdocs-jupyter-mathjax="{mathjax_loader}">/* loads config.url */</script>'
+        "<script>const s = document.createElement('script'); s.src = 'https://unpkg.com/x@1/x.min.js';</script>"
+    )
+    body = '<a href="https://example.org/page.js">a link, not a load</a><img src="data:image/png;base64,AA">'
+    site = site_with(tmp_path, body, head)
+    (site / "style.css").write_text("@import 'https://cdn.example.org/more.css'; a { color: red }", encoding="utf-8")
+    finished = check(site)
+    assert finished.returncode == 1
+    assert sorted(line for line in finished.stderr.splitlines() if "another origin" in line) == [
+        "check_site: chapter/index.html: loads //fonts.example.org/font.woff2 from another origin (the site must request nothing outside itself)",
+        "check_site: chapter/index.html: loads https://cdn.example.org/lib.js from another origin (the site must request nothing outside itself)",
+        "check_site: chapter/index.html: loads https://cdn.jsdelivr.net/npm/mathjax@4.1.3/tex-mml-chtml.js from another origin (the site must request nothing outside itself)",
+        "check_site: chapter/index.html: loads https://fonts.example.org/a.ttf from another origin (the site must request nothing outside itself)",
+        "check_site: chapter/index.html: loads https://fonts.example.org/css2?family=Roboto from another origin (the site must request nothing outside itself)",
+        "check_site: chapter/index.html: loads https://unpkg.com/x@1/x.min.js from another origin (the site must request nothing outside itself)",
+        "check_site: style.css: loads https://cdn.example.org/more.css from another origin",
+    ]
