@@ -149,6 +149,12 @@ MEASURE_FULLSCREEN = """(id) => {
           text: size('node'), label: size('edge')};
 }"""
 
+# Boxes of the article a reader would scroll sideways (graphs and players aside: they are measured below).
+SIDEWAYS = """() => [...document.querySelectorAll('article *')]
+  .filter(e => e.offsetWidth && e.scrollWidth > e.clientWidth + 1 && !e.closest('figure.gg-graph, .gg-player')
+    && ['auto', 'scroll'].includes(getComputedStyle(e).overflowX))
+  .map(e => e.textContent.trim().slice(0, 60))"""
+
 # A chapter's listings and printed output whose longest line is cut at 1280 px (a reader would scroll sideways).
 CUT_LINES = """() => [...document.querySelectorAll('article pre > code')]
   .filter(code => code.scrollWidth > code.clientWidth + 1)
@@ -212,6 +218,8 @@ def test_page_is_accessible_loads_cleanly_and_fits_a_desktop_and_a_phone(
     problems += [f"light: {describe(v)}" for v in axe.run(tab, AXE_CONTEXT, COLOUR_RULES).response["violations"]]
     if page.startswith("chapters/"):
         problems += [f"1280 px, a line wider than its code box: {line}" for line in tab.evaluate(CUT_LINES)]
+    if page == "notebook/tutorial/":  # its code cells and outputs wrap instead
+        problems += [f"1280 px, a box that scrolls sideways: {text}" for text in tab.evaluate(SIDEWAYS)]
     measured = page not in FIGURES_NOT_MEASURED
     if measured:
         problems += figures_that_do_not_fit(tab, *SCREENS[0])
