@@ -121,18 +121,20 @@ def test_visible_code_prints_what_the_prose_states(
         assert page.count("<svg") >= shown and "gg-t-grad" in page and "<script>" in page
 
 
-def test_each_chapter_shows_how_to_install_what_it_imports() -> None:
+def test_each_chapter_links_to_the_one_place_that_shows_how_to_install_what_it_imports() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
+    pages = {path: path.read_text(encoding="utf-8") for path in (REPO / "docs").rglob("*.md")}
+    showing = {path.name: re.findall(r'`(pip install "glassgrad\[[^`]*)`', text) for path, text in pages.items()}
+    assert {name: found for name, found in showing.items() if found} == {"reuse.md": showing["reuse.md"]}
+    install = showing["reuse.md"]
+    reuse = pages[REPO / "docs" / "reuse.md"]
+    assert len(install) == 1 and "## Run the tutorial's code" in reuse and "apt install graphviz" in reuse
     for chapter in (page for page in STATED if page.startswith("chapters/")):
-        text = (REPO / "docs" / chapter).read_text(encoding="utf-8")
-        install = re.findall(r'`(pip install "glassgrad\[[^`]*)`', text)
-        assert len(install) == 1 and "graphviz" in text.lower(), chapter
-        assert (
-            "@ git+https://github.com/glassgrad/glassgrad" in install[0]
-            and "viz" in install[0]
-            and "torch" in install[0]
-        )
-        assert install[0].split(" @ ")[1] in readme  # the same source as the README's install lines
+        assert "../reuse.md#run-the-tutorials-code" in pages[REPO / "docs" / chapter], chapter
+    assert (
+        "@ git+https://github.com/glassgrad/glassgrad" in install[0] and "viz" in install[0] and "torch" in install[0]
+    )
+    assert install[0].split(" @ ")[1] in readme  # the same source as the README's install lines
 
 
 def test_each_chapter_shows_once_the_call_that_draws_its_main_figure() -> None:
