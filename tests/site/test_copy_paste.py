@@ -1,5 +1,7 @@
 """A reader who copies a chapter's visible code, block by block, into plain `python` gets the numbers its prose states.
 
+The forward-mode page is held to the same: its shown blocks, copied in order, run and print its numbers.
+
 The code blocks a chapter shows (executed blocks with ``source=...``, includes expanded as the site expands
 them) are run in order in a fresh Python process without IPython, as a reader would paste them into a file
 and run it with `python`; the numbers the prose states must appear in what that code prints, and every
@@ -50,6 +52,17 @@ STATED = {
         (r"their product is \(0.25\)", "sigmoid local: 4 atomic factors = 0.25 = 1 fused factor"),
         ("for the fused graph, the atomic graph and\nPyTorch alike", "✓ fused, atomic and PyTorch agree at every node"),
         (r"from \(0.25\) to about \(0.12\)", "L: 0.25 → 0.1216"),
+    ],
+    # Not a chapter, but its code is as much meant to be copied: every shown block, in order.
+    "beyond/forward-mode.md": [
+        (r"The tangent of \(z\) is \(2\)", "z = Dual(0, tangent 2)"),
+        (r"So \(\partial s/\partial w = 0.5\)", "s = Dual(0.5, tangent 0.5)"),
+        (r"2 \times (-3) \times 3 = -18\)", "w.grad after backward: -18"),
+        (r"\begin{pmatrix} 4 \\ 1 \end{pmatrix}", "glassgrad, J·v: [4.0, 1.0]"),
+        (r"\begin{pmatrix} 4 \\ 1 \end{pmatrix}", "PyTorch,   J·v: [4.0, 1.0]"),
+        ("each\nmode adds them all up in 80 steps", "forward: 80 steps, tangent 1,099,511,627,776"),
+        ("The same four tangents", "PyTorch's tangents of m, a, e, L: [3.0, 3.0, 3.0, -18.0]"),
+        ("| Kept in memory | one tangent per value", "kept for backward: 61 values, 72 saved links"),
     ],
 }
 
@@ -108,18 +121,20 @@ def test_visible_code_prints_what_the_prose_states(
         assert page.count("<svg") >= shown and "gg-t-grad" in page and "<script>" in page
 
 
-def test_each_chapter_shows_how_to_install_what_it_imports() -> None:
+def test_each_chapter_links_to_the_one_place_that_shows_how_to_install_what_it_imports() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    for chapter in STATED:
-        text = (REPO / "docs" / chapter).read_text(encoding="utf-8")
-        install = re.findall(r'`(pip install "glassgrad\[[^`]*)`', text)
-        assert len(install) == 1 and "graphviz" in text.lower(), chapter
-        assert (
-            "@ git+https://github.com/glassgrad/glassgrad" in install[0]
-            and "viz" in install[0]
-            and "torch" in install[0]
-        )
-        assert install[0].split(" @ ")[1] in readme  # the same source as the README's install lines
+    pages = {path: path.read_text(encoding="utf-8") for path in (REPO / "docs").rglob("*.md")}
+    showing = {path.name: re.findall(r'`(pip install "glassgrad\[[^`]*)`', text) for path, text in pages.items()}
+    assert {name: found for name, found in showing.items() if found} == {"reuse.md": showing["reuse.md"]}
+    install = showing["reuse.md"]
+    reuse = pages[REPO / "docs" / "reuse.md"]
+    assert len(install) == 1 and "## Run the tutorial's code" in reuse and "apt install graphviz" in reuse
+    for chapter in (page for page in STATED if page.startswith("chapters/")):
+        assert "../reuse.md#run-the-tutorials-code" in pages[REPO / "docs" / chapter], chapter
+    assert (
+        "@ git+https://github.com/glassgrad/glassgrad" in install[0] and "viz" in install[0] and "torch" in install[0]
+    )
+    assert install[0].split(" @ ")[1] in readme  # the same source as the README's install lines
 
 
 def test_each_chapter_shows_once_the_call_that_draws_its_main_figure() -> None:

@@ -486,7 +486,10 @@ def draw_graph(
         element_attrs[out_id] = {"output": i, "role": "out"}
 
     direction = "left to right" if rankdir == "LR" else "top to bottom"
-    title = f"Computation graph of {short(caption(root, index[root]))}: {len(order)} values, forward {direction}"
+    shown = "forward-mode tangents" if tangents is not None else "gradients" if show_grad else "no gradients yet"
+    title = (
+        f"Computation graph of {short(caption(root, index[root]))}: {len(order)} values, forward {direction}, {shown}"
+    )
     for output, k in wrong_edges:
         parent = output.parents[k].value
         title += f"; marked wrong: the edge ∂{short(caption(output, index[output]))}/∂{short(caption(parent, index[parent]))}"

@@ -158,7 +158,7 @@ def player(
     return PlayerFragment(
         f'<section class="gg gg-player" id="{prefix}-player" data-gg-player="{kind}"{layout} tabindex="0" '
         f'aria-label="{escape(title)} (step-through animation; arrow keys step, space plays)">'
-        f'<h4 class="gg-player-title">{escape(title)}</h4>'
+        f'<p class="gg-player-title">{escape(title)}</p>'
         '<div class="gg-player-controls gg-js" role="toolbar" aria-label="Animation controls" hidden>'
         '<button type="button" data-gg-action="reset">Reset</button>'
         '<button type="button" data-gg-action="back" aria-label="Step back">◀ Back</button>'
