@@ -11,6 +11,7 @@ any other setting is computed in the reader's browser by `compute`, the same cod
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -163,9 +164,10 @@ class Slots:
         self.table[2 * len(self.order) + len(self.links) + 5 * (n - 1) + field].append([element, "{}"])
 
 
-def _numbered_figure(svg: str, slots: Slots) -> str:
-    """The figure's SVG with an id on each data text and each edge label's number (its grads have theirs)."""
-    p, order = slots.prefix, slots.order
+def _numbered_figure(svg: str, drawn: list[Value], slots: Slots) -> str:
+    """The SVG of the figure of `drawn` (``walk``'s order) with an id on each data text and each edge label's number
+    (its grads have theirs)."""
+    p, order = slots.prefix, drawn
     svg = re.sub(
         rf'(<g id="({p}-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-value")', r'\1 id="\2-data"', svg, flags=re.S
     )
@@ -183,9 +185,40 @@ def _numbered_figure(svg: str, slots: Slots) -> str:
         number = fmt(order[i].parents[k].local_grad)
         if label is None or number not in label.group(1):
             raise ValueError(f"the label of edge {i}-{k} does not show its local grad {number}")
-        text = label.group(1)
+        text = html.unescape(label.group(1))
         cut = text.rindex(number)
         slots.local(q, f"{p}-edge-{i}-{k}-local", text[:cut] + "{}" + text[cut + len(number) :])
+    return svg
+
+
+def widest_frame(precomputed: Mapping[str, list[list[str]]]) -> list[str]:
+    """Per number, its widest text over every precomputed frame: the figure is drawn with these, so each box
+    and label has room for every number the sliders show."""
+    every = [frame for leaf_frames in precomputed.values() for frame in leaf_frames]
+    return [max(texts, key=len) for texts in zip(*every, strict=True)]
+
+
+def _widened(root: Value, numbers: list[str]) -> None:
+    """Give the graph of `root` (built for drawing only) the numbers of `numbers` (`quantities`' order)."""
+    order = walk(root)
+    links = [link for node in order for link in node.parents]
+    for i, node in enumerate(order):
+        node.data, node.grad = float(numbers[i]), float(numbers[len(order) + i])
+    for q, link in enumerate(links):
+        link.local_grad = float(numbers[2 * len(order) + q])
+
+
+def _keeping(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement for `re.sub`: the match's first and last groups around `text` (taken as it is)."""
+    return lambda match: match.group(1) + text + match.group(2)
+
+
+def _filled(svg: str, slots: Slots, numbers: list[str]) -> str:
+    """The SVG with every numbered text showing `numbers`, as the page's script writes them."""
+    for q, pairs in enumerate(slots.table):
+        for element, template in pairs:
+            text = escape(template.replace("{}", numbers[q]))
+            svg = re.sub(rf'(<text [^>]*id="{element}"[^>]*>)[^<]*(</text>)', _keeping(text), svg)
     return svg
 
 
@@ -265,22 +298,26 @@ def explorer(name: str, *, rankdir: str = "TB") -> str:
     example at its defaults (the controls stay hidden).
     """
     from glassgrad.viz import beside, collapsed, draw_graph, show_backward_steps, show_complete_state
-    from glassgrad.viz.graph import GraphFigure
+    from glassgrad.viz.graph import GraphFigure, GraphIds
 
     example = EXAMPLES[name]
     root, steps = run(name, {})
-    figure = draw_graph(root, rankdir=rankdir, id_prefix=f"ggx-{name}")
+    precomputed = frames(name)
+    drawn, _ = run(name, {})
+    _widened(drawn, widest_frame(precomputed))  # the layout has room for every precomputed number
+    figure = draw_graph(drawn, rankdir=rankdir, id_prefix=f"ggx-{name}")
     slots = Slots(root, steps, figure.prefix)
-    svg = _numbered_figure(str(figure), slots)
-    trace = _numbered_trace(str(show_backward_steps(steps, graph=figure)), steps, slots)
+    svg = _filled(_numbered_figure(str(figure), walk(drawn), slots), slots, compute(name, {})["numbers"])
+    ids = GraphIds(root, figure.prefix)  # the same ids, on the graph the trace and the state card read
+    numbered = GraphFigure(svg, ids, natural=figure.natural, widest=figure.widest, narrowest=figure.narrowest)
+    trace = _numbered_trace(str(show_backward_steps(steps, graph=numbered)), steps, slots)
     state = _numbered_state(str(show_complete_state(root)), slots)
     sentence = _sentence(example, root, slots)
-    numbered = GraphFigure(svg, figure.ids, natural=figure.natural, widest=figure.widest, narrowest=figure.narrowest)
     data = {
         "example": name,
         "leaves": [{"name": leaf, "value": value, "grid": grid(value)} for leaf, value in example.defaults.items()],
         "slots": slots.table,
-        "frames": frames(name),
+        "frames": precomputed,
     }
     return (
         f'<section class="gg gg-explore" id="{figure.prefix}-explore" data-gg-explore="{escape(name)}">'
