@@ -83,6 +83,8 @@ def test_chapter_two_follows_sliders_keys_fields_reset_and_the_address(visit: Ca
     assert tab.input_value('.gg-explore input[type="text"][data-gg-leaf="w"]') == "2.5"
     assert sentence(tab) == "At w = 2.5, x = 3, b = 1, y = 10: L = 2.25 and ∂L/∂w = -9."
     assert (node_text(tab, "L", "data"), node_text(tab, "w", "grad")) == ("2.25", "grad -9")
+    tab.click(".gg-explore .gg-collapsed > summary")  # the trace, folded under the graph
+    assert tab.is_visible('.gg-explore .gg-step[data-gg-step="6"]')
     assert tab.inner_text('.gg-explore .gg-step[data-gg-step="6"]').endswith("w.grad: 0 → -9")
     assert shown_numbers(tab) == compute("linear", {"w": 2.5})["numbers"]
     tab.wait_for_function("location.search === '?w=2.5'")

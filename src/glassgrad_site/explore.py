@@ -291,7 +291,7 @@ def _controls(example: Example, prefix: str) -> str:
 
 
 def explorer(name: str, *, rankdir: str = "TB") -> str:
-    """The explorer of example `name`: the sentence and the controls beside the graph, then the trace and the state.
+    """The explorer of example `name`: the sentence and the controls beside the graph, then (folded) the trace and the state.
 
     Every number carries an id; the page's script finds the slot table and the frames in a
     ``<script type="application/json" class="gg-explore-data">``. Without the script the section shows the
@@ -321,7 +321,7 @@ def explorer(name: str, *, rankdir: str = "TB") -> str:
     }
     return (
         f'<section class="gg gg-explore" id="{figure.prefix}-explore" data-gg-explore="{escape(name)}">'
-        f"{beside(numbered, sentence, _controls(example, figure.prefix))}{trace}"
-        f"{collapsed('Every stored field, for the values set above', state)}"
+        f"{beside(numbered, sentence, _controls(example, figure.prefix))}"
+        f"{collapsed('The trace and every stored field, for the values set above', trace, state)}"
         f'<script type="application/json" class="gg-explore-data">{frames_json(data)}</script></section>'
     )
