@@ -34,7 +34,7 @@ DOCS = ROOT / "docs"
 NODE_MODULES = ROOT / "node_modules"
 NPM_STAMP = NODE_MODULES / ".glassgrad-lock.sha256"  # the hash of the package-lock.json `npm ci` installed
 BUNDLE = DOCS / "assets" / "playground" / "glassgrad.zip"
-BUNDLED_PACKAGES = ("glassgrad", "glassgrad_runtime", "graphviz")
+BUNDLED_PACKAGES = ("glassgrad", "glassgrad_runtime", "glassgrad_site", "graphviz")
 BUNDLED_SUFFIXES = {".py", ".css", ".js", ".typed"}
 
 

@@ -39,7 +39,8 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 class _Figures(HTMLParser):
     """Collects the page text, every id, the glassgrad SVGs and, per trace, its cards.
 
-    Step-through players (``.gg-player``, from `glassgrad.viz.animate`) embed their own graphs;
+    Step-through players (``.gg-player``, from `glassgrad.viz.animate`) and explorers (``.gg-explore``, from
+    `glassgrad_site.explore`) embed their own graphs;
     `svgs` and `static_text` count only what lies outside them, so this file checks the static
     figures the chapter itself prints.
     """
@@ -63,9 +64,9 @@ class _Figures(HTMLParser):
             self.ids.append(values["id"])
         if tag not in VOID:
             self._depth[tag] = self._depth.get(tag, 0) + 1
-            if "gg-player" in classes and self._player is None:
-                self._player = (tag, self._depth[tag])
-                self.players += 1
+            if ("gg-player" in classes or "gg-explore" in classes) and self._player is None:
+                self._player = (tag, self._depth[tag])  # an explorer, like a player, carries its own figure
+                self.players += "gg-player" in classes
         if self._player is not None:
             return
         if tag == "svg" and "gg-svg" in classes:
@@ -290,15 +291,15 @@ def test_dark_palette_recolours_the_svg(visit: Callable[..., Visit]) -> None:
 
 
 @pytest.mark.browser
-def test_chapter_3_is_shorter_than_chapter_2_and_both_fit_10000_px(visit: Callable[..., Visit]) -> None:
-    """Chapter 3, the source's optional example, reads shorter than chapter 2; neither grows past 10,000 px at 1280."""
+def test_chapter_3_is_shorter_than_chapter_2_and_both_fit_11000_px(visit: Callable[..., Visit]) -> None:
+    """Chapter 3, the source's optional example, reads shorter than chapter 2; neither grows past 11,000 px at 1280."""
     heights = {}
     for page in (CHAPTER_2, CHAPTER_3):
         tab = visit(page, viewport={"width": 1280, "height": 900}).page
         tab.evaluate("document.fonts.ready")
         heights[page] = tab.evaluate("document.documentElement.scrollHeight")
     print(f"page heights at 1280 px: {heights}")  # shown with -s, and in the report
-    assert heights[CHAPTER_3] < heights[CHAPTER_2] <= 10_000, heights
+    assert heights[CHAPTER_3] < heights[CHAPTER_2] <= 11_000, heights  # 10,000 before the explorers (issue 43)
 
 
 # Texts of chapter 3's graphs that straddle the gold frame around the sigmoid (one corner in, one out).
