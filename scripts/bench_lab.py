@@ -37,8 +37,8 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def native_step_ms(settings: dict[str, Any], steps: int) -> float:
-    """The median time of `glassgrad_runtime.lab.step` natively (the same code the page calls in Pyodide)."""
-    from glassgrad_runtime import lab
+    """The median time of `glassgrad_site.lab.page.step` natively (the same code the page calls in Pyodide)."""
+    from glassgrad_site.lab import page as lab
 
     lab.start(settings)
     return statistics.median(lab.step()["seconds"] * 1000 for _ in range(steps))
@@ -120,7 +120,7 @@ def main() -> None:
     print("| measure | " + " | ".join(results) + " |")
     print("| --- |" + " ---: |" * len(results))
     rows = [
-        ("a step natively (glassgrad_runtime.lab.step)", lambda r: f"{r['native']:.1f} ms"),
+        ("a step natively (glassgrad_site.lab.page.step)", lambda r: f"{r['native']:.1f} ms"),
         ("a step in the browser, Python's own time", lambda r: f"{r['python']:.1f} ms"),
         ("browser ÷ native", lambda r: f"{r['python'] / r['native']:.2f}×"),
         ("a step's round trip, as the page waits for it", lambda r: f"{r['round trip']:.1f} ms"),

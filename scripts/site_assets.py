@@ -5,8 +5,8 @@
   "glassgrad" > "publish" are copied from there to their place under docs/ (the math font; Pyodide, Graphviz
   in WebAssembly and DOMPurify for the playground).
 - docs/assets/playground/glassgrad.zip: what the playground's Python imports in the reader's browser:
-  glassgrad's source, the pure-Python `graphviz` package and glassgrad_runtime, which runs the reader's
-  programs (src/glassgrad_runtime/; same bytes for the same sources).
+  glassgrad's source, the pure-Python `graphviz` package, glassgrad_runtime, which runs the reader's
+  programs (src/glassgrad_runtime/), and the lab page's model (glassgrad_site.lab; same bytes for the same sources).
 
 Any builder (MkDocs, Zensical) then publishes them as ordinary files of docs/. A file is rewritten only
 when its bytes change, so a running `make serve` rebuilds nothing for it.
@@ -31,7 +31,12 @@ DOCS = ROOT / "docs"
 NODE_MODULES = ROOT / "node_modules"
 NPM_STAMP = NODE_MODULES / ".glassgrad-lock.sha256"  # the hash of the package-lock.json `npm ci` installed
 BUNDLE = DOCS / "assets" / "playground" / "glassgrad.zip"
-BUNDLED_PACKAGES = ("glassgrad", "glassgrad_runtime", "graphviz")
+BUNDLED_PACKAGES = (
+    "glassgrad",
+    "glassgrad_runtime",
+    "graphviz",
+    "glassgrad_site.lab",
+)  # a dotted name: that part alone
 BUNDLED_SUFFIXES = {".py", ".css", ".js", ".typed"}
 
 
@@ -100,8 +105,12 @@ def playground_bundle() -> bytes:
     members: list[tuple[str, Path]] = []
     for name in BUNDLED_PACKAGES:
         folder = package_folder(name)
+        where = name.replace(".", "/")
+        for depth in range(1, name.count(".") + 1):  # a part of a package: its parents' __init__.py too
+            parent = ".".join(name.split(".")[:depth])
+            members.append((f"{parent.replace('.', '/')}/__init__.py", package_folder(parent) / "__init__.py"))
         members += [
-            (f"{name}/{path.relative_to(folder).as_posix()}", path)
+            (f"{where}/{path.relative_to(folder).as_posix()}", path)
             for path in folder.rglob("*")
             if path.is_file() and path.suffix in BUNDLED_SUFFIXES
         ]

@@ -1,4 +1,4 @@
-"""The training lab's Python (glassgrad_runtime.lab): its steps, its script, Inspect and gradcheck, natively."""
+"""The training lab's Python (glassgrad_site.lab): its steps, its script, Inspect and gradcheck, natively."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glassgrad import Value, backward, dependency_safe_order
-from glassgrad_runtime import lab
+from glassgrad_site.lab import page as lab
+from glassgrad_site.lab.graph import collapse, neuron_view
+from glassgrad_site.lab.model import Lab
+from glassgrad_site.lab.settings import DEFAULTS
 
 from strategies import build_glassgrad, build_torch, error_scales, programs
 
@@ -55,7 +58,7 @@ def test_edits_to_the_data_and_settings_are_applied_and_cleaned() -> None:
     assert len(edited["points"]) == 10 - 1 + 1 and edited["points"][-1] == [0.5, 0.5] and edited["labels"][-1] == -1
     assert plain["points"][2] not in edited["points"] and edited["origins"][-1] == -1
     junk = lab.start({"data": "<b>", "loss": None, "size": "many", "rate": float("nan"), "layers": "8", "batch": -5})
-    assert junk["settings"] | {"batch": 100} == lab.DEFAULTS | {"added": [], "removed": []}
+    assert junk["settings"] | {"batch": 100} == DEFAULTS | {"added": [], "removed": []}
     assert junk["settings"]["batch"] == 1
 
 
@@ -138,7 +141,7 @@ def test_a_collapsed_graph_gives_its_kept_values_pytorchs_gradients(program, pic
     nodes, root = build_glassgrad(program)
     interior = nodes[len(program.leaves) :]
     hidden = [node for node, hide in zip(interior, picks) if hide and node is not root]
-    copy = lab.collapse(root, hidden)
+    copy = collapse(root, hidden)
     backward(copy)
     torch_nodes, torch_root = build_torch(program)
     torch_root.backward()
@@ -158,10 +161,10 @@ def test_the_neuron_view_folds_each_neuron_into_one_node_with_pytorchs_gradients
     """Default lab, one example: x1, x2, 16 neurons, the score and the hinge's 5 nodes; the link from an input into
     a neuron holds ReLU'(z)·w, and every gradient is PyTorch's for the same weights."""
     torch = pytest.importorskip("torch")
-    run = lab.Lab({"size": 20})
+    run = Lab({"size": 20})
     run.step()
     whole = run.example(3)
-    view = lab.neuron_view(run, whole)
+    view = neuron_view(run, whole)
     backward(view)
     nodes = {node.label: node for node in dependency_safe_order(view)}
     assert len(nodes) == 2 + 8 + 8 + 1 + 5 and nodes["L1.n2"].op == "ReLU∘Σ" and nodes["L3.n0.z"].op == "Σ"

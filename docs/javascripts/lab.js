@@ -1,5 +1,5 @@
 // The training lab (docs/lab.md): the real glassgrad trains in the page's own long-lived Python
-// (python-session.js, lab mode), one call of glassgrad_runtime.lab.step per training step, looped from here,
+// (python-session.js, lab mode), one call of glassgrad_site.lab.page.step per training step, looped from here,
 // so Pause waits at most for the step under way. Everything drawn is drawn here from plain numbers:
 // the heat map by a forward pass over the weights (the same additions in the same order as
 // glassgrad.nn's weighted_sum, so the same bits), the curves, the table. The inspected graph is the one
@@ -9,10 +9,10 @@
   "use strict";
 
   var ns = (window.glassgrad = window.glassgrad || {});
-  var MODULE = "glassgrad_runtime.lab";
+  var MODULE = "glassgrad_site.lab.page";
   var GRID = 100;  // heat-map cells per side, at most
   var BUDGET = 1.5e6;  // multiply-adds per heat-map refresh: about 5 ms of main thread (a bigger model gets fewer cells)
-  var PREFIX = "lab-graph";  // the inspected figure's id prefix (glassgrad_runtime.lab.PREFIX)
+  var PREFIX = "lab-graph";  // the inspected figure's id prefix (glassgrad_site.lab.page.PREFIX)
   var BLUE = [37, 99, 235], ORANGE = [234, 88, 12];
   var DEFAULTS = { data: "moons", size: 100, noise: 0.1, seed: 0, layers: [8, 8], loss: "hinge", l2: 0.0001, rate: 0.5, decay: 0, batch: 100, added: [], removed: [] };
   var closeCurrent = null;
@@ -59,7 +59,7 @@
   }
 
   // --- the model's forward pass on plain numbers: glassgrad.nn.Module.evaluate, in JavaScript -------------
-  // weights: layer by layer, neuron by neuron, its weights then its bias (glassgrad_runtime.lab.weights).
+  // weights: layer by layer, neuron by neuron, its weights then its bias (glassgrad_site.lab.page.weights).
   function forward(sizes, weights, x1, x2, hidden) {
     var input = hidden[0], output;
     input[0] = x1; input[1] = x2;
