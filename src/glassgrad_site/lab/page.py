@@ -42,6 +42,9 @@ def start(settings: dict[str, Any] | None = None) -> dict[str, Any]:
         "test_points": [list(p) for p in lab.test_points],
         "test_labels": lab.test_labels,
         "sizes": [2, *lab.settings["layers"], 1],
+        "features": ["x1", "x2"],
+        "activation": "relu",
+        "task": "binary",
         "names": [p.label for p in lab.parameters],
         "view": list(view),
         **lab.state(),
@@ -204,3 +207,15 @@ def gradcheck(index: int) -> dict[str, Any]:
 def script(url: str = "") -> str:
     """This run as a Python program that replays every step so far (`export.script`)."""
     return export.script(_current(), url)
+
+
+def page_data() -> str:
+    """What the build writes into the lab page: the defaults and the default run at step 0, as JSON in a script tag
+    (the page draws the points, the controls and the model at once, before its Python is ready)."""
+    import json
+
+    from glassgrad_site.lab.settings import DEFAULTS
+
+    data = {"defaults": DEFAULTS, "start": start({})}
+    text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
+    return f'<script type="application/json" data-lab="model">{text}</script>'
