@@ -1,66 +1,81 @@
-"""The run as a plain Python program: it replays every step so far and prints the page's losses bit for bit."""
+"""The run as a plain Python program: it replays every step so far and prints the page's losses bit for bit.
+
+The program is code written here plus data: every setting, point and label, and the address, goes in through
+`repr` (numbers, strings, lists), so whatever a run holds, the program is valid Python that means that data.
+The recipe's functions are repeated from their source (`glassgrad_site.lab.model`).
+"""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
-from glassgrad_site.lab.model import Lab, batch_of, example_loss, learning_rate
+from glassgrad_site.lab.model import Lab, batch_of, example_loss, features_of, learning_rate, mean, penalty
+
+FILE_NAME = "glassgrad_lab_run.py"
+"""The name the page gives the downloaded program (its docstring says how to run it)."""
+RECIPE = (features_of, example_loss, mean, penalty, batch_of, learning_rate)
 
 
 def _source(function: Callable[..., Any]) -> str:
-    import inspect as _inspect
+    return inspect.getsource(function)
 
-    return _inspect.getsource(function)
+
+def _docstring(lab: Lab, url: str) -> str:
+    s = lab.settings
+    edited = ", with your edits" if s["added"] or s["removed"] else ""
+    reg = "" if s["reg"] == "none" or not s["reg_rate"] else f" + {s['reg_rate']:g}·{s['reg'].upper()}"
+    return (
+        f"A run of glassgrad's training lab{f' ({url})' if url else ''}, replayed step by step.\n\n"
+        f"{len(lab.points)} training points ({s['data']}, noise {s['noise']:g}, seed {s['seed']}{edited}), "
+        f"features {', '.join(s['features'])},\n"
+        f"MLP({len(s['features'])}, {[*s['layers'], lab.outputs]}, activation {s['activation']!r}), "
+        f"{s['loss']} loss{reg}, learning rate {s['rate']:g} / (1 + {s['decay']:g}·step), batches of "
+        f"{min(s['batch'], len(lab.points))}.\n"
+        "It prints the loss of every step, the numbers the page showed, to the last bit.\n"
+        f"Run it with glassgrad installed (pip install glassgrad): python {FILE_NAME}\n"
+    )
 
 
 def script(lab: Lab, url: str = "") -> str:
     """Run `lab` as a Python program: it replays every step so far and prints ``step k loss X`` for each."""
     s = lab.settings
-    points = ",\n    ".join(f"({a!r}, {b!r})" for a, b in lab.points)
-    where = f" ({url})" if url else ""
-    return f'''"""A run of glassgrad's training lab{where}, replayed step by step.
+    points = "".join(f"    {point!r},\n" for point in lab.points)
+    recipe = "\n\n".join(_source(function) for function in RECIPE)
+    return f"""{_docstring(lab, str(url))!r}
 
-{len(lab.points)} training points ({s["data"]}, noise {s["noise"]:g}, seed {s["seed"]}{", with your edits" if s["added"] or s["removed"] else ""}),
-MLP(2, {[*s["layers"], 1]}), {s["loss"]} loss + {s["l2"]:g}·L2, learning rate {s["rate"]:g} / (1 + {s["decay"]:g}·step),
-batches of {min(s["batch"], len(lab.points))}. It prints the loss of every step, the numbers the page showed, to the last bit.
-Run it with glassgrad installed (pip install glassgrad): python {"lab_run.py"}
-"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
 
 from glassgrad import Value, backward
-from glassgrad.nn import MLP
+from glassgrad.nn import MLP, softmax_cross_entropy, weighted_sum
 
-STEPS = {lab.steps}
-LOSS = {s["loss"]!r}
-L2 = {s["l2"]!r}
-RATE = {s["rate"]!r}
-DECAY = {s["decay"]!r}
-BATCH = {s["batch"]!r}
+STEPS = {lab.steps!r}
+SETTINGS = {s!r}
 
 # The training points, written out exactly (x1, x2), and their labels.
 POINTS = [
-    {points},
-]
+{points}]
 LABELS = {lab.labels!r}
 
 
-{_source(example_loss)}
+{recipe}
 
-{_source(batch_of)}
-
-{_source(learning_rate)}
-
-model = MLP(2, {[*s["layers"], 1]!r}, rng={s["seed"]!r})
+INPUTS = [features_of(SETTINGS["features"], x1, x2) for x1, x2 in POINTS]
+model = MLP(len(SETTINGS["features"]), {[*s["layers"], lab.outputs]!r}, rng={s["seed"]!r}, activation={s["activation"]!r})
 parameters = model.parameters()
 for step in range(STEPS):
-    batch = batch_of(step, BATCH, len(POINTS))
-    terms = [example_loss(LOSS, model(POINTS[i]), LABELS[i]) for i in batch]
-    loss = sum(terms) / len(terms)
-    if L2:
-        loss = loss + L2 * sum(p * p for p in parameters)
+    batch = batch_of(step, SETTINGS["batch"], len(POINTS))
+    loss = mean([example_loss(SETTINGS["loss"], model(INPUTS[i]), LABELS[i]) for i in batch])
+    if SETTINGS["reg"] != "none" and SETTINGS["reg_rate"]:
+        loss = loss + SETTINGS["reg_rate"] * penalty(SETTINGS["reg"], parameters)
     backward(loss, record=False)
-    rate = learning_rate(step, RATE, DECAY)
+    rate = learning_rate(step, SETTINGS["rate"], SETTINGS["decay"])
     for p in parameters:
         p.data -= rate * p.grad
     print(f"step {{step + 1}} loss {{loss.data!r}}")
-'''
+"""

@@ -16,8 +16,12 @@ LOSS_NAMES = {"×": "y·s", "+": "1−y·s", "−": "1−y·s", "σ": "σ(y·s)"
 """Display names of the nodes `example_loss` makes after the score s (the label's leaf is y); names change no number."""
 
 
-def name_loss_nodes(loss: Value, score: Value) -> None:
-    """Name the nodes between the score and the loss as the page's formulas do (y, y·s, 1−y·s, ...)."""
+def name_loss_nodes(loss: Value, score: Value | list[Value]) -> None:
+    """Name the nodes between the score and the loss as the page's formulas do (y, y·s, 1−y·s, ...).
+
+    Softmax cross-entropy is one node on the scores: nothing between them to name."""
+    if isinstance(score, list):
+        return
     stack, seen = [loss], set()
     while stack:
         node = stack.pop()
@@ -79,17 +83,20 @@ def collapse(root: Value, hidden: Collection[Value]) -> Value:
 def neuron_view(lab: Lab, root: Value) -> Value:
     """`root` (an example's loss) with each neuron as one node: its weights, its bias and its weighted sum folded in.
 
-    A hidden neuron keeps its ReLU's label without the ``.h`` (``L1.n3``) and shows the operation
-    ``ReLU∘Σ``; the output neuron (the score s, no ReLU) keeps its label and ``Σ``.
+    A hidden neuron keeps its activation's label without the ``.h`` (``L1.n3``) and shows the operation
+    ``ReLU∘Σ`` (or ``tanh∘Σ``, ``σ∘Σ``); a linear neuron and the output neurons (the scores, no activation)
+    keep their labels and ``Σ``.
     """
     hidden: list[Value] = list(lab.parameters)
+    activated = []
     for node in dependency_safe_order(root):
-        if node.op == "ReLU" and node.label.endswith(".h") and node.parents and node.parents[0].value.op == "Σ":
+        if node.label.endswith(".h") and len(node.parents) == 1 and node.parents[0].value.op == "Σ":
             hidden.append(node.parents[0].value)
+            activated.append(node.label)
     view = collapse(root, hidden)
     for node in dependency_safe_order(view):
-        if node.op == "ReLU" and node.label.endswith(".h"):
-            node.label, node.op = node.label.removesuffix(".h"), "ReLU∘Σ"
+        if node.label in activated:
+            node.label, node.op = node.label.removesuffix(".h"), f"{node.op}∘Σ"
     return view
 
 

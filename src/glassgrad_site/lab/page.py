@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from glassgrad import Value, backward
-from glassgrad.nn import weighted_sum
+from glassgrad.nn import ACTIVATIONS, weighted_sum
 from glassgrad_site.lab import export
 from glassgrad_site.lab.data import view_of
 from glassgrad_site.lab.graph import PREFIX, neuron_view, widest
-from glassgrad_site.lab.model import Lab, example_loss, float_loss
+from glassgrad_site.lab.model import Lab, example_loss, features_of, float_loss
 
 _lab: Lab | None = None
 _figures: dict[str, str] = {}  # the inspected graph's drawings, by shape of model and loss and view (`_shape`)
@@ -41,10 +41,11 @@ def start(settings: dict[str, Any] | None = None) -> dict[str, Any]:
         "origins": lab.origins,
         "test_points": [list(p) for p in lab.test_points],
         "test_labels": lab.test_labels,
-        "sizes": [2, *lab.settings["layers"], 1],
-        "features": ["x1", "x2"],
-        "activation": "relu",
-        "task": "binary",
+        "messages": lab.notes,
+        "sizes": [len(lab.settings["features"]), *lab.settings["layers"], lab.outputs],
+        "features": lab.settings["features"],
+        "activation": lab.settings["activation"],
+        "task": lab.task,
         "names": [p.label for p in lab.parameters],
         "view": list(view),
         **lab.state(),
@@ -59,7 +60,7 @@ def step(count: int = 1, inspected: int = -1, neurons: bool = True) -> dict[str,
     """
     lab = _current()
     started = time.perf_counter()
-    losses = [lab.step() for _ in range(max(1, int(count)))]
+    losses = [lab.step() for _ in range(min(1000, max(1, int(count))))]
     seconds = time.perf_counter() - started
     out = {**lab.state(), "losses": losses, "seconds": seconds}
     if 0 <= int(inspected) < len(lab.points) and _shape(lab, bool(neurons)) in _figures:
@@ -70,12 +71,14 @@ def step(count: int = 1, inspected: int = -1, neurons: bool = True) -> dict[str,
 def scores(points: Sequence[Sequence[float]]) -> list[float]:
     """``model(x).data`` for each point, through the engine's own graph (the page checks its heat map on it)."""
     lab = _current()
-    return [lab.model(list(point)).data for point in points]  # type: ignore[union-attr]
+    features = lab.settings["features"]
+    return [lab.model(features_of(features, point[0], point[1])).data for point in points]  # type: ignore[union-attr]
 
 
 def _shape(lab: Lab, neurons: bool) -> str:
     """What decides the shape of every example's graph: the layers, the loss, and the view (neurons or every Value)."""
-    return f"{lab.settings['layers']}|{lab.settings['loss']}|{'neurons' if neurons else 'values'}"
+    s = lab.settings
+    return f"{s['features']}|{s['layers']}|{s['activation']}|{s['loss']}|{'neurons' if neurons else 'values'}"
 
 
 def _shown(lab: Lab, index: int, neurons: bool, record: bool = True) -> tuple[Value, Any]:
@@ -106,8 +109,7 @@ def worst() -> int:
     """The training example with the largest loss now (the one "Inspect a point" shows)."""
     lab = _current()
     losses = [
-        float_loss(lab.settings["loss"], lab.model.evaluate(point), label)  # type: ignore[arg-type]
-        for point, label in zip(lab.points, lab.labels)
+        float_loss(lab.settings["loss"], lab.model.evaluate(x), label) for x, label in zip(lab.inputs, lab.labels)
     ]
     return max(range(len(losses)), key=losses.__getitem__)
 
@@ -174,19 +176,21 @@ def inspect(index: int, draw: bool = False, neurons: bool = True) -> dict[str, A
 
 def _example_from(lab: Lab, index: int) -> Callable[..., Value]:
     """The example's loss as a function of every parameter and its two inputs, for `gradcheck`."""
-    sizes = [2, *lab.settings["layers"], 1]
+    sizes = [len(lab.settings["features"]), *lab.settings["layers"], lab.outputs]
+    activation = ACTIVATIONS.get(lab.settings["activation"])
     label = lab.labels[index]
 
     def loss(*leaves: Value) -> Value:
-        params, out = iter(leaves[:-2]), list(leaves[-2:])
+        params, out = iter(leaves[: -sizes[0]]), list(leaves[-sizes[0] :])
         for layer, (fan_in, fan_out) in enumerate(zip(sizes, sizes[1:])):
             outputs = []
             for _ in range(fan_out):
                 weights = [next(params) for _ in range(fan_in)]
                 z = weighted_sum(weights, out, next(params))
-                outputs.append(z.relu() if layer < len(sizes) - 2 else z)
+                hidden = layer < len(sizes) - 2 and activation is not None
+                outputs.append(activation[0](z, "") if hidden and activation is not None else z)
             out = outputs
-        return example_loss(lab.settings["loss"], out[0], label)
+        return example_loss(lab.settings["loss"], out if len(out) > 1 else out[0], label)
 
     return loss
 
@@ -197,7 +201,7 @@ def gradcheck(index: int) -> dict[str, Any]:
 
     lab = _current()
     index = int(index)
-    inputs = [p.data for p in lab.parameters] + list(lab.points[index])
+    inputs = [p.data for p in lab.parameters] + list(lab.inputs[index])
     fn = _example_from(lab, index)
     assert fn(*[Value(x) for x in inputs]).data == lab.example(index).data  # the same loss, rebuilt
     error = check(fn, inputs)
@@ -214,8 +218,8 @@ def page_data() -> str:
     (the page draws the points, the controls and the model at once, before its Python is ready)."""
     import json
 
-    from glassgrad_site.lab.settings import DEFAULTS
+    from glassgrad_site.lab.settings import DEFAULTS, SUGGESTED
 
-    data = {"defaults": DEFAULTS, "start": start({})}
+    data = {"defaults": DEFAULTS, "suggested": SUGGESTED, "start": start({})}
     text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
     return f'<script type="application/json" data-lab="model">{text}</script>'
