@@ -17,7 +17,7 @@ export function curve(canvas, root, history, train, test, share) {
   const style = getComputedStyle(root);
   const ink = style.getPropertyValue("--md-default-fg-color--light") || "#666";
   let top = share ? 1 : 0;
-  if (!share) for (const row of history) top = Math.max(top, row[train], row[test]);
+  if (!share) for (const row of history) top = Math.max(top, row[train] || 0, row[test] || 0);
   top = top || 1;
   c.strokeStyle = ink; c.fillStyle = ink; c.lineWidth = 1; c.font = "11px sans-serif";
   c.beginPath(); c.moveTo(pad, 4); c.lineTo(pad, box.height - 16); c.lineTo(box.width - 4, box.height - 16); c.stroke();

@@ -2,7 +2,7 @@
 // Inspect: one training example's loss graph, drawn by glassgrad.viz in Python (the one HTML that comes from
 // Python: it goes through the sanitizer), drawn once per shape of model, then only its numbers change (by id).
 import { sanitize } from "./session.js";
-import { short } from "./state.js";
+import { inspectText } from "./words.js";
 
 export const PREFIX = "lab-graph"; // the inspected figure's id prefix (glassgrad_site.lab.graph.PREFIX)
 
@@ -101,7 +101,7 @@ export class InspectPanel {
       box.scrollLeft += root.right - at.right + 24;
       box.scrollTop += root.top - at.top - box.clientHeight / 2;
     }
-    this.$("inspect-text").textContent = describe(answer, run);
+    this.$("inspect-text").textContent = inspectText(answer, run);
     this.$("gradcheck-text").textContent = "";
   }
 
@@ -109,17 +109,4 @@ export class InspectPanel {
   checked(result) {
     this.$("gradcheck-text").textContent = `${result.passed ? "✓ " : "✗ "}gradcheck on point ${result.index}: the engine's gradients of its loss with respect to all ${result.checked} inputs (every parameter, x1 and x2) ${result.passed ? "agree" : "do not agree"} with central differences; the largest error is ${Number(result.error).toExponential(1)}.`;
   }
-}
-
-/**
- * The sentence above the graph: which example, its loss, and what the boxes are.
- * @param {Record<string, any>} answer
- * @param {Record<string, any>} run
- */
-function describe(answer, run) {
-  const label = answer.label < 0 ? "−1 (blue)" : "+1 (orange)", score = `L${run.sizes.length - 1}.n0.z`;
-  const inside = answer.neurons
-    ? ` Values: the point (x1, x2), each neuron as one box (Ln.k: its weighted sum and its ReLU together, its weights and bias folded in), the score s (${score}) and the loss's own nodes; ${answer.links} ParentLinks. The local derivative on a link into a neuron is that neuron's ∂h/∂x = ReLU′(z)·w: the two links it stands for, multiplied. Tick “Show every Value” to see the graph as the engine built it.`
-    : ` Values: the point (x1, x2), the ${run.names.length} parameters, what the network computed from them up to its score s (${score}), and the loss's own nodes; ${answer.links} ParentLinks, each with its local derivative.`;
-  return `Training point ${answer.index} at (${short(answer.point[0])}, ${short(answer.point[1])}), label y = ${label}, at step ${run.step}: its loss is ${short(answer.loss)}. The graph has ${answer.values}${inside} The grads are this example's loss differentiated alone: its share of the step's gradient, before averaging and L2. Scroll the graph to see it all.`;
 }

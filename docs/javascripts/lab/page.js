@@ -7,7 +7,9 @@ import { InspectPanel } from "./inspect.js";
 import { ParameterTable } from "./network.js";
 import { buffers, gridPoint, gridSize, heatMap, listenOnPlane, nearest, paintPlane } from "./plane.js";
 import { LabPython } from "./session.js";
-import { builtModel, fixed, isDefault, readHash, shown, writeHash } from "./state.js";
+import { builtModel, isDefault, readHash, writeHash } from "./state.js";
+import { Controls } from "./controls.js";
+import { measures, planeCaption } from "./words.js";
 
 /**
  * Set up the lab in `root`; returns what ends it (the page is left).
@@ -20,9 +22,6 @@ function setUp(root) {
   /** @type {Record<string, HTMLButtonElement>} */
   const buttons = {};
   root.querySelectorAll("[data-lab-do]").forEach((b) => { buttons[/** @type {HTMLElement} */ (b).dataset.labDo || ""] = /** @type {HTMLButtonElement} */ (b); });
-  /** @type {Record<string, HTMLInputElement>} */
-  const inputs = {};
-  root.querySelectorAll("[data-lab-set]").forEach((el) => { inputs[/** @type {HTMLElement} */ (el).dataset.labSet || ""] = /** @type {HTMLInputElement} */ (el); });
   const status = $("status"), plane = /** @type {HTMLCanvasElement} */ ($("plane"));
   const built = builtModel();
   let settings = { ...built.defaults, ...readHash(built.defaults, window.location.hash) };
@@ -44,8 +43,16 @@ function setUp(root) {
 
   /** @param {string} text */
   function say(text) { status.textContent = text; }
-  function showSettings() {
-    for (const [key, input] of Object.entries(inputs)) if (key !== "stop" && key in settings) input.value = shown(settings[key]);
+  const controls = new Controls(root, built.defaults, (change) => {
+    settings = { ...settings, ...change };
+    if (python.ready) restart();
+  });
+  /** @type {number[]} when the latest steps ended (ms), for the steps per second */
+  let ended = [];
+  function perSecond() {
+    const now = performance.now();
+    ended = ended.filter((t) => now - t < 2000);
+    return running && ended.length > 1 ? (1000 * (ended.length - 1)) / (ended[ended.length - 1] - ended[0]) : 0;
   }
 
   // --- a run ------------------------------------------------------------------------------------------
@@ -53,7 +60,10 @@ function setUp(root) {
   function started(state) {
     run = state;
     settings = state.settings;
-    showSettings();
+    controls.show(settings);
+    $("plane-caption").textContent = planeCaption(state.task);
+    $("accuracy-figure").hidden = state.task === "regression";
+    $("metrics").textContent = measures(state, 0);
     if (python.ready) writeHash(settings);
     out = buffers(state.sizes);
     grid = gridSize(state.sizes);
@@ -91,7 +101,9 @@ function setUp(root) {
     losses = losses.concat(state.losses);
     history.push([state.step, state.train_loss, state.test_loss, state.train_accuracy, state.test_accuracy]);
     timings.python.push(state.seconds * 1000);
-    say(`step ${state.step} · loss ${fixed(state.loss, 4)} · accuracy ${Math.round(state.train_accuracy * 100)}% (test ${Math.round(state.test_accuracy * 100)}%)`);
+    ended.push(performance.now());
+    say(`step ${state.step}${running ? " · training" : ""}`);
+    $("metrics").textContent = measures(run, perSecond());
     if (state.numbers) inspect.rewrite(state.numbers);
     drawAll();
   }
@@ -106,7 +118,7 @@ function setUp(root) {
   }
   function loop() {
     if (!running || !run) return;
-    if (stopAt && run.step >= stopAt) { pause(); say(`${status.textContent} · stopped after ${stopAt} steps`); return; }
+    if (stopAt && run.step >= stopAt) { pause(); say(`step ${run.step} · stopped after ${stopAt} steps`); return; }
     oneStep().then(() => {
       if (running) window.requestAnimationFrame(loop); // the frame's drawing first, then the next step
       else paused();
@@ -114,7 +126,8 @@ function setUp(root) {
   }
   function train() {
     if (running) { pause(); return; }
-    readStop();
+    stopAt = controls.stopAt();
+    ended = [];
     running = true;
     busy();
     if (inspect.shown) inspect.dropPlayer();
@@ -139,12 +152,8 @@ function setUp(root) {
     const ready = python.ready && run !== null;
     buttons.train.textContent = running ? "Pause" : "Train";
     buttons.train.setAttribute("aria-pressed", running ? "true" : "false");
-    for (const name of ["train", "step", "reset", "inspect", "download"]) buttons[name].disabled = !ready;
+    for (const name of ["train", "step", "reset", "inspect", "download", "suggest"]) buttons[name].disabled = !ready;
     buttons.step.disabled = !ready || running;
-  }
-  function readStop() {
-    const n = Number(inputs.stop.value);
-    stopAt = Number.isInteger(n) && n > 0 ? n : 0;
   }
 
   // --- drawing ------------------------------------------------------------------------------------------
@@ -202,7 +211,7 @@ function setUp(root) {
     } else {
       const view = run.view;
       const x1 = view[0] + (x / box.width) * (view[1] - view[0]), x2 = view[3] - (y / box.height) * (view[3] - view[2]);
-      settings.added = settings.added.concat([[Number(x1.toFixed(3)), Number(x2.toFixed(3)), mode === "add+1" ? 1 : -1]]);
+      settings.added = settings.added.concat([[Number(x1.toFixed(3)), Number(x2.toFixed(3)), mode === "add+1" ? 1 : run.task === "classes" ? 0 : -1]]);
     }
     restart();
   }
@@ -235,19 +244,14 @@ function setUp(root) {
     }, failed);
   });
   $("params").addEventListener("toggle", () => { if (run) table.fill(run, false); });
-  inputs.stop.addEventListener("change", readStop);
-  for (const [key, input] of Object.entries(inputs)) {
-    if (key === "stop") continue;
-    input.addEventListener("change", () => {
-      settings = { ...settings, [key]: Array.isArray(built.defaults[key]) ? input.value.split(/[\s,]+/).filter(Boolean) : input.value };
-      if (["data", "size", "noise", "seed"].includes(key)) settings = { ...settings, added: [], removed: [] };
-      if (python.ready) restart();
-    });
-  }
+  buttons.suggest.addEventListener("click", () => {
+    settings = { ...built.defaults, ...built.suggested.spiral };
+    restart();
+  });
   window.addEventListener("resize", drawAll);
 
   // At once: the run the build wrote (when the address asks for the defaults), the controls, and Python loading.
-  showSettings();
+  controls.show(settings);
   if (isDefault(built.defaults, readHash(built.defaults, window.location.hash))) started(built.start);
   busy();
   python.open().then(() => {

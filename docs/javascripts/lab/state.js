@@ -40,7 +40,7 @@ export function readHash(defaults, hash) {
     if (!params.has(name)) continue;
     const text = String(params.get(name)).slice(0, 20000);
     if (key === "added") raw.added = text.split(";").filter(Boolean).map((item) => item.split(","));
-    else if (Array.isArray(defaults[key])) raw[key] = text.split(/[\s,]+/).filter(Boolean);
+    else if (Array.isArray(defaults[key])) raw[key] = text.split(",").map((item) => item.trim()).filter(Boolean);
     else raw[key] = text;
   }
   return raw;

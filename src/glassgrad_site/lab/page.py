@@ -213,6 +213,21 @@ def script(url: str = "") -> str:
     return export.script(_current(), url)
 
 
+def plain_loop(count: int = 200_000) -> float:
+    """Seconds for `count` turns of a loop of plain Python arithmetic and calls, no glassgrad: `make bench` runs it
+    in the page and natively, and the ratio is how much slower the page's interpreter is by itself (the floor)."""
+
+    def pair(a: float, b: float) -> tuple[float, float]:
+        return a * b + 1.0, a - b
+
+    started = time.perf_counter()
+    total, items = 0.0, [0.5, -0.25, 1.5]
+    for k in range(min(int(count), 10_000_000)):
+        x, y = pair(items[k % 3], 0.75)
+        total += x if x > y else y
+    return time.perf_counter() - started
+
+
 def page_data() -> str:
     """What the build writes into the lab page: the defaults and the default run at step 0, as JSON in a script tag
     (the page draws the points, the controls and the model at once, before its Python is ready)."""
