@@ -122,6 +122,17 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
         "document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5", timeout=WAIT
     )
     assert "105 parameters" in tab.inner_text("[data-lab=inspect-text]")
+    # The network diagram: a click on a hidden neuron (first hidden layer, second column of three) shows its node.
+    box = tab.locator("[data-lab=network]").bounding_box()
+    assert box and box["height"] > 100
+    tab.uncheck("[data-lab=every-value]")
+    tab.click("[data-lab=network]", position={"x": 30 + (box["width"] - 60) / 3, "y": box["height"] / 2 - 15})
+    tab.wait_for_selector("[data-lab=graph] g.gg-lab-picked", timeout=WAIT)
+    assert re.match(r"L1\.n\d", tab.locator("[data-lab=graph] g.gg-lab-picked").first.text_content().strip())
+    tab.check("[data-lab=every-value]")
+    tab.wait_for_function(
+        "document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5", timeout=WAIT
+    )
     tab.click("[data-lab-do=gradcheck]")
     tab.wait_for_function("document.querySelector('[data-lab=gradcheck-text]').textContent.includes('central')")
     assert tab.inner_text("[data-lab=gradcheck-text]").startswith("✓")

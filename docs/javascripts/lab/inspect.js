@@ -105,6 +105,19 @@ export class InspectPanel {
     this.$("gradcheck-text").textContent = "";
   }
 
+  /**
+   * Bring the node of a neuron (by its label, such as L1.n3) into view in the drawn graph, and mark it.
+   * @param {string} label
+   */
+  focusNode(label) {
+    const graph = this.$("graph");
+    graph.querySelectorAll(".gg-lab-picked").forEach((el) => el.classList.remove("gg-lab-picked"));
+    const node = Array.from(graph.querySelectorAll("g.gg-value")).find((g) => (g.textContent || "").trim().startsWith(label));
+    if (!node) return;
+    node.classList.add("gg-lab-picked");
+    node.scrollIntoView({ block: "center", inline: "center" });
+  }
+
   /** @param {Record<string, any>} result  what glassgrad_site.lab.page.gradcheck answered */
   checked(result) {
     this.$("gradcheck-text").textContent = `${result.passed ? "✓ " : "✗ "}gradcheck on point ${result.index}: the engine's gradients of its loss with respect to all ${result.checked} inputs (every parameter, x1 and x2) ${result.passed ? "agree" : "do not agree"} with central differences; the largest error is ${Number(result.error).toExponential(1)}.`;

@@ -4,10 +4,10 @@
 // most for the step under way. Before Python is ready, the page draws the run the build wrote into it.
 import { curve } from "./curves.js";
 import { InspectPanel } from "./inspect.js";
-import { ParameterTable } from "./network.js";
-import { buffers, gridPoint, gridSize, heatMap, listenOnPlane, nearest, paintPlane } from "./plane.js";
+import { NetworkDiagram, ParameterTable } from "./network.js";
+import { buffers, forward, gridPoint, gridSize, heatMap, listenOnPlane, nearest, paintPlane } from "./plane.js";
 import { LabPython } from "./session.js";
-import { builtModel, isDefault, readHash, writeHash } from "./state.js";
+import { builtModel, download, isDefault, readHash, writeHash } from "./state.js";
 import { Controls } from "./controls.js";
 import { measures, planeCaption } from "./words.js";
 
@@ -27,6 +27,11 @@ function setUp(root) {
   let settings = { ...built.defaults, ...readHash(built.defaults, window.location.hash) };
   const python = new LabPython(say);
   const inspect = new InspectPanel($);
+  const diagram = new NetworkDiagram(/** @type {HTMLCanvasElement} */ ($("network")), (layer, neuron) => {
+    const label = layer === (run ? run.sizes.length - 1 : 0) ? `L${layer}.n${neuron}.z` : `L${layer}.n${neuron}`;
+    if (inspect.drawnView === false) /** @type {HTMLInputElement} */ ($("every-value")).checked = false;
+    showInspect(inspect.shown ? inspect.inspected : -1).then(() => inspect.focusNode(label));
+  });
   const table = new ParameterTable(/** @type {HTMLDetailsElement} */ ($("params")), $("param-rows"));
   let running = false, inFlight = false, stopAt = 0, left = false;
   /** @type {Record<string, any> | null} what start() returned, then updated by each step */
@@ -166,6 +171,8 @@ function setUp(root) {
       curve(/** @type {HTMLCanvasElement} */ ($("loss-curve")), root, history, 1, 2, false);
       curve(/** @type {HTMLCanvasElement} */ ($("accuracy-curve")), root, history, 3, 4, true);
       if (run) table.fill(run, false);
+      const state = run;
+      if (state) diagram.draw(state, (x1, x2) => { forward(state, x1, x2, out); return out; });
     });
   }
   function drawPlane() {
@@ -233,15 +240,7 @@ function setUp(root) {
   });
   buttons["close-inspect"].addEventListener("click", () => { inspect.dropPlayer(); inspect.close(); drawAll(); });
   buttons.download.addEventListener("click", () => {
-    python.call("script", [window.location.href]).then((text) => {
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(new Blob([text], { type: "text/x-python" }));
-      link.download = "glassgrad_lab_run.py";
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      window.setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-    }, failed);
+    python.call("script", [window.location.href]).then((text) => download(text, "glassgrad_lab_run.py"), failed);
   });
   $("params").addEventListener("toggle", () => { if (run) table.fill(run, false); });
   buttons.suggest.addEventListener("click", () => {

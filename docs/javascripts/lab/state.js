@@ -97,3 +97,18 @@ export function short(x) {
 export function fixed(x, digits) {
   return x === null || x === undefined ? "—" : Number(x).toFixed(digits);
 }
+
+/**
+ * Save `text` as a file the reader downloads (the run's script: glassgrad_site.lab.export.FILE_NAME).
+ * @param {string} text
+ * @param {string} name
+ */
+export function download(text, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/x-python" }));
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
