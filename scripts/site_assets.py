@@ -5,8 +5,9 @@
   "glassgrad" > "publish" are copied from there to their place under docs/ (the math font; Pyodide, Graphviz
   in WebAssembly and DOMPurify for the playground).
 - docs/assets/playground/glassgrad.zip: what the playground's Python imports in the reader's browser:
-  glassgrad's source, the pure-Python `graphviz` package and glassgrad_runtime, which runs the reader's
-  programs (src/glassgrad_runtime/; same bytes for the same sources), with glassgrad's distribution metadata
+  glassgrad's source, the pure-Python `graphviz` package, glassgrad_runtime, which runs the reader's
+  programs (src/glassgrad_runtime/), and glassgrad_site (the lab's model, the explorers' frames; same bytes for
+  the same sources), with glassgrad's distribution metadata
   (`glassgrad-VERSION.dist-info/METADATA`, the version from pyproject.toml), so `glassgrad.__version__`, which reads
   the installed metadata, works in the browser too.
 
@@ -110,8 +111,12 @@ def playground_bundle() -> bytes:
     members: list[tuple[str, Path]] = []
     for name in BUNDLED_PACKAGES:
         folder = package_folder(name)
+        where = name.replace(".", "/")
+        for depth in range(1, name.count(".") + 1):  # a part of a package: its parents' __init__.py too
+            parent = ".".join(name.split(".")[:depth])
+            members.append((f"{parent.replace('.', '/')}/__init__.py", package_folder(parent) / "__init__.py"))
         members += [
-            (f"{name}/{path.relative_to(folder).as_posix()}", path)
+            (f"{where}/{path.relative_to(folder).as_posix()}", path)
             for path in folder.rglob("*")
             if path.is_file() and path.suffix in BUNDLED_SUFFIXES
         ]

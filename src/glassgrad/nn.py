@@ -23,13 +23,14 @@ Examples:
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TextIO
 
 from glassgrad.autograd import backward
-from glassgrad.ops import relu
+from glassgrad.ops import relu, sigmoid, tanh
 from glassgrad.value import Value, _fused, as_float
 
 RandomSource = random.Random | int
@@ -111,6 +112,62 @@ def _relu(x: float) -> float:
     return 0.0 if x < 0.0 else x
 
 
+def _sigmoid(x: float) -> float:
+    """`sigmoid(Value(x)).data` on a plain float (the same formula, so the same bits)."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    exp_x = math.exp(x)
+    return exp_x / (1.0 + exp_x)
+
+
+ACTIVATIONS: dict[str, tuple[Callable[[Value, str], Value], Callable[[float], float]]] = {
+    "relu": (relu, _relu),
+    "tanh": (tanh, math.tanh),
+    "sigmoid": (sigmoid, _sigmoid),
+}
+"""A hidden neuron's activation by name: the op on a `Value`, and the same number on a plain float (for `evaluate`).
+``"linear"`` is no activation at all."""
+
+
+def _activation(name: str) -> tuple[Callable[[Value, str], Value], Callable[[float], float]] | None:
+    if name == "linear":
+        return None
+    if name not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of relu, tanh, sigmoid, linear, got {name!r:.60}")
+    return ACTIVATIONS[name]
+
+
+def softmax_cross_entropy(scores: Sequence[Value], label: int, name: str = "") -> Value:
+    """``-log softmax(scores)[label]``, the loss of a `label` among ``len(scores)`` classes, as one fused node.
+
+    Computed as ``log Σ exp(sᵢ - m) + m - s_label`` with ``m = max(s)``, so no exponential overflows; the
+    local derivative on the link to ``sᵢ`` is ``softmaxᵢ - [i = label]``, as PyTorch's ``cross_entropy`` gives.
+
+    Args:
+        scores: one `Value` per class (the network's outputs, not yet normalised).
+        label: the right class, from 0.
+        name: display name of the result.
+
+    Raises:
+        ValueError: if `label` is not the index of one of the scores.
+
+    Examples:
+        >>> loss = softmax_cross_entropy([Value(2.0), Value(0.0), Value(-1.0)], 0)
+        >>> round(loss.data, 6), [round(link.local_grad, 6) for link in loss.parents]
+        (0.169846, [-0.156205, 0.114195, 0.04201])
+    """
+    if not (isinstance(label, int) and 0 <= label < len(scores)):
+        raise ValueError(f"softmax_cross_entropy: label must be a class from 0 to {len(scores) - 1}, got {label!r:.60}")
+    data = [score._data for score in scores]
+    top = max(data)
+    exps = [math.exp(x - top) for x in data]
+    total = sum(exps)
+    local_grads = [e / total for e in exps]
+    local_grads[label] -= 1.0
+    loss = math.log(total) + top - data[label]
+    return _fused(loss, name, "softmax CE", [*scores, None], local_grads)
+
+
 class Module:
     """Anything with parameters: gives `zero_grad` to every model built from `Value`s.
 
@@ -144,18 +201,20 @@ class Module:
 
 
 class Neuron(Module):
-    """One unit: ``relu(w·x + b)``, or ``w·x + b`` when ``nonlin`` is false.
+    """One unit: ``relu(w·x + b)`` (or another `activation`), or ``w·x + b`` when ``nonlin`` is false.
 
     Args:
         nin: number of inputs (and of weights).
-        nonlin: apply ReLU to the weighted sum.
+        nonlin: apply the activation to the weighted sum.
         rng: a `random.Random` to draw the weights from (uniform in [-1, 1]), or an int seed;
             by default Python's global generator.
         name: prefix of the display labels: weights ``{name}w0, {name}w1, ...``, bias ``{name}b``,
             the weighted sum ``{name}z`` and the activation ``{name}h``.
+        activation: ``"relu"`` (micrograd's), ``"tanh"``, ``"sigmoid"`` or ``"linear"`` (none).
 
     Raises:
         TypeError: if `rng` is neither a `random.Random` nor an int.
+        ValueError: if `activation` is not one of those.
 
     Examples:
         >>> neuron = Neuron(2, rng=0)
@@ -165,11 +224,21 @@ class Neuron(Module):
         True
     """
 
-    def __init__(self, nin: int, nonlin: bool = True, *, rng: RandomSource | None = None, name: str = "") -> None:
+    def __init__(
+        self,
+        nin: int,
+        nonlin: bool = True,
+        *,
+        rng: RandomSource | None = None,
+        name: str = "",
+        activation: str = "relu",
+    ) -> None:
+        self._act = _activation(activation) if nonlin else None
         draw = _as_rng(rng)
         self.w = [Value(draw.uniform(-1, 1), f"{name}w{i}") for i in range(nin)]
         self.b = Value(0.0, f"{name}b")
         self.nonlin = nonlin
+        self.activation = activation if nonlin else "linear"
         self.name = name
         self._z_label = f"{name}z"
         self._h_label = f"{name}h"
@@ -181,7 +250,7 @@ class Neuron(Module):
             ValueError: if `x` does not have one entry per weight.
         """
         z = weighted_sum(self.w, x, self.b, self._z_label)
-        return relu(z, self._h_label) if self.nonlin else z
+        return self._act[0](z, self._h_label) if self._act is not None else z
 
     def evaluate(self, x: Sequence[float]) -> float:
         """``self(x).data`` computed on plain floats, without building a graph (see [glassgrad.nn.Module.evaluate][]).
@@ -194,14 +263,15 @@ class Neuron(Module):
         total = self.b._data
         for weight, x_i in zip(self.w, x):
             total += weight._data * (x_i if type(x_i) is float else as_float(x_i, "evaluate input"))
-        return _relu(total) if self.nonlin else total
+        return self._act[1](total) if self._act is not None else total
 
     def parameters(self) -> list[Value]:
         """Return the weights, then the bias."""
         return [*self.w, self.b]
 
     def __repr__(self) -> str:
-        return f"{'ReLU' if self.nonlin else 'Linear'}Neuron({len(self.w)})"
+        kind = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid"}.get(self.activation, "Linear")
+        return f"{kind}Neuron({len(self.w)})"
 
 
 class Layer(Module):
@@ -214,6 +284,7 @@ class Layer(Module):
         rng: a `random.Random` or an int seed (default: the global generator); the neurons draw
             from it one after the other.
         name: label prefix; neuron ``j`` gets ``{name}n{j}.``.
+        activation: each neuron's (see `Neuron`).
 
     Raises:
         TypeError: if `rng` is neither a `random.Random` nor an int.
@@ -225,10 +296,17 @@ class Layer(Module):
     """
 
     def __init__(
-        self, nin: int, nout: int, nonlin: bool = True, *, rng: RandomSource | None = None, name: str = ""
+        self,
+        nin: int,
+        nout: int,
+        nonlin: bool = True,
+        *,
+        rng: RandomSource | None = None,
+        name: str = "",
+        activation: str = "relu",
     ) -> None:
         draw = _as_rng(rng)
-        self.neurons = [Neuron(nin, nonlin, rng=draw, name=f"{name}n{j}.") for j in range(nout)]
+        self.neurons = [Neuron(nin, nonlin, rng=draw, name=f"{name}n{j}.", activation=activation) for j in range(nout)]
 
     def __call__(self, x: Sequence[Value | float]) -> Value | list[Value]:
         """Return each neuron's output for the inputs `x`; a lone `Value` for a one-neuron layer (as micrograd)."""
@@ -249,7 +327,7 @@ class Layer(Module):
 
 
 class MLP(Module):
-    """A multi-layer perceptron: ReLU hidden layers, a linear last layer.
+    """A multi-layer perceptron: ReLU hidden layers (or another `activation`), a linear last layer.
 
     Args:
         nin: number of inputs.
@@ -257,10 +335,11 @@ class MLP(Module):
         rng: a `random.Random` or an int seed (the same seed gives the same model); by default
                 Python's global generator, as in micrograd.
         name: label prefix; layer ``i`` (from 1) gets ``{name}L{i}.``.
+        activation: the hidden neurons' (see `Neuron`): ``"relu"``, ``"tanh"``, ``"sigmoid"`` or ``"linear"``.
 
     Raises:
         TypeError: if `rng` is neither a `random.Random` nor an int, or `nouts` is not a list.
-        ValueError: if `nouts` is empty.
+        ValueError: if `nouts` is empty, or `activation` is unknown.
 
     Examples:
         >>> model = MLP(2, [8, 8, 1], rng=1)
@@ -270,7 +349,15 @@ class MLP(Module):
         True
     """
 
-    def __init__(self, nin: int, nouts: Sequence[int], *, rng: RandomSource | None = None, name: str = "") -> None:
+    def __init__(
+        self,
+        nin: int,
+        nouts: Sequence[int],
+        *,
+        rng: RandomSource | None = None,
+        name: str = "",
+        activation: str = "relu",
+    ) -> None:
         if isinstance(nouts, (str, bytes)) or not isinstance(nouts, Iterable):
             raise TypeError(
                 f"MLP: nouts must be a list of layer widths such as [16, 1], got {type(nouts).__name__} {nouts!r:.60}"
@@ -281,7 +368,14 @@ class MLP(Module):
         draw = _as_rng(rng)
         sizes = [nin, *nouts]
         self.layers = [
-            Layer(sizes[i], sizes[i + 1], nonlin=i != len(nouts) - 1, rng=draw, name=f"{name}L{i + 1}.")
+            Layer(
+                sizes[i],
+                sizes[i + 1],
+                nonlin=i != len(nouts) - 1,
+                rng=draw,
+                name=f"{name}L{i + 1}.",
+                activation=activation,
+            )
             for i in range(len(nouts))
         ]
 
@@ -289,7 +383,7 @@ class MLP(Module):
         """Run the inputs `x` through the layers in turn; a single `Value` when the last layer has one neuron."""
         out: Sequence[Value | float] | Value = x
         for layer in self.layers:
-            out = layer(out)  # type: ignore[arg-type]
+            out = layer([out] if isinstance(out, Value) else out)  # a one-neuron hidden layer gave a lone Value
         return out  # type: ignore[return-value]
 
     def evaluate(self, x: Sequence[float]) -> float | list[float]:
@@ -302,7 +396,7 @@ class MLP(Module):
         """
         out: Sequence[float] | float = x
         for layer in self.layers:
-            out = layer.evaluate(out)  # type: ignore[arg-type]
+            out = layer.evaluate([out] if isinstance(out, float) else out)
         return out  # type: ignore[return-value]
 
     def parameters(self) -> list[Value]:

@@ -1,4 +1,4 @@
-"""The training lab's Python (glassgrad_runtime.lab): its steps, its script, Inspect and gradcheck, natively."""
+"""The training lab's Python (glassgrad_site.lab): its steps, its script, Inspect and gradcheck, natively."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glassgrad import Value, backward, dependency_safe_order
-from glassgrad_runtime import lab
+from glassgrad_site.lab import page as lab
+from glassgrad_site.lab.graph import collapse, neuron_view
+from glassgrad_site.lab.model import Lab
+from glassgrad_site.lab.settings import DEFAULTS
 
 from strategies import build_glassgrad, build_torch, error_scales, programs
 
@@ -29,15 +32,19 @@ def script_losses(source: str) -> list[float]:
         {"size": 40},
         {
             "data": "spiral",
-            "size": 30,
+            "size": 60,
             "loss": "cross-entropy",
             "layers": [6, 5],
             "batch": 7,
             "decay": 0.05,
             "added": [[0.5, -0.25, 1], [1.5, 1.0, -1]],
             "removed": [0, 4],
+            "features": ["x1", "x2", "sin x1", "x1x2"],
+            "activation": "tanh",
         },
-        {"data": "xor", "size": 20, "loss": "mse", "l2": 0, "rate": 0.05, "layers": [4]},
+        {"data": "xor", "size": 20, "loss": "mse", "reg": "l1", "reg_rate": 0.01, "rate": 0.05, "layers": [4]},
+        {"data": "blobs", "size": 30, "layers": [5], "activation": "sigmoid", "added": [[0.1, 0.2, 2]]},
+        {"data": "wave", "size": 30, "layers": [6], "activation": "linear", "reg": "none", "rate": 0.1},
     ],
 )
 def test_the_downloaded_script_prints_the_labs_losses_bit_for_bit(settings: dict) -> None:
@@ -50,13 +57,17 @@ def test_the_downloaded_script_prints_the_labs_losses_bit_for_bit(settings: dict
 
 def test_edits_to_the_data_and_settings_are_applied_and_cleaned() -> None:
     """Added points join the training set with their labels, removed ones leave it; junk falls back to defaults."""
-    plain = lab.start({"size": 10})
-    edited = lab.start({"size": 10, "added": [[0.5, 0.5, -1], ["x", 1, 1], [0, 0, 7]], "removed": [2, 99, -1]})
+    plain = lab.start({"size": 20})
+    edited = lab.start({"size": 20, "added": [[0.5, 0.5, -1], ["x", 1, 1], [0, 0, 7]], "removed": [2, 99, -1]})
     assert len(edited["points"]) == 10 - 1 + 1 and edited["points"][-1] == [0.5, 0.5] and edited["labels"][-1] == -1
     assert plain["points"][2] not in edited["points"] and edited["origins"][-1] == -1
+    assert len(edited["messages"]) == 3  # the two unreadable added points, the removals out of the set
     junk = lab.start({"data": "<b>", "loss": None, "size": "many", "rate": float("nan"), "layers": "8", "batch": -5})
-    assert junk["settings"] | {"batch": 100} == lab.DEFAULTS | {"added": [], "removed": []}
+    assert junk["settings"] | {"batch": 100} == DEFAULTS
     assert junk["settings"]["batch"] == 1
+    said = " ".join(junk["messages"])
+    for culprit in ("'<b>'", "None", "'many'", "Learning rate", "'8'", "Batch -5"):
+        assert culprit in said, (culprit, said)
 
 
 def test_the_default_run_learns_the_moons() -> None:
@@ -69,7 +80,7 @@ def test_the_default_run_learns_the_moons() -> None:
 
 def test_state_holds_weights_gradients_and_updates_in_parameter_order() -> None:
     """The page's table and its heat map read these: the update is what the step added to each number."""
-    before = lab.start({"size": 20, "layers": [3]})
+    before = lab.start({"size": 40, "layers": [3]})
     after = lab.step()
     assert len(after["weights"]) == len(before["names"]) == (2 + 1) * 3 + 3 + 1
     for old, new, update in zip(before["weights"], after["weights"], after["updates"]):
@@ -80,7 +91,7 @@ def test_state_holds_weights_gradients_and_updates_in_parameter_order() -> None:
 
 def test_inspect_draws_once_then_sends_numbers_for_the_same_figure() -> None:
     """The first Inspect draws the example's graph; later ones (other examples, later steps) send only numbers."""
-    lab.start({"size": 12, "layers": [3], "loss": "mse"})
+    lab.start({"size": 24, "layers": [3], "loss": "mse"})
     lab._figures.clear()
     first = lab.inspect(2)
     assert first["html"] and 'id="lab-graph"' in first["html"] and 'data-gg-graph="lab-graph"' in first["player"]
@@ -95,20 +106,24 @@ def test_inspect_draws_once_then_sends_numbers_for_the_same_figure() -> None:
     assert all(f'id="{key}"' in first["html"] for key in first["numbers"] if "-edge-" in key or key.endswith("-grad"))
     with pytest.raises(IndexError, match="no training point 12"):
         lab.inspect(12)
-    lab.start({"size": 12, "layers": [3], "loss": "hinge"})  # another shape of graph: laid out again
+    lab.start({"size": 24, "layers": [3], "loss": "hinge"})  # another shape of graph: laid out again
     assert lab.prepare()["seconds"] > 0 and lab.inspect(0)["html"] is None
     assert lab.inspect(0, draw=True)["html"] != first["html"]
 
 
 def test_gradcheck_agrees_on_an_example_and_rebuilds_the_same_loss() -> None:
-    lab.start({"size": 12, "layers": [4, 3], "loss": "cross-entropy"})
+    lab.start({"size": 24, "layers": [4, 3], "loss": "cross-entropy"})
     lab.step()
     result = lab.gradcheck(7)
     assert result["passed"] and result["checked"] == (2 + 1) * 4 + (4 + 1) * 3 + (3 + 1) + 2
+    lab.start({"size": 24, "data": "blobs", "layers": [3], "activation": "tanh", "features": ["x1", "x2", "sin x1"]})
+    lab.step()
+    result = lab.gradcheck(5)
+    assert result["passed"] and result["checked"] == (3 + 1) * 3 + (3 + 1) * 3 + 3
 
 
 def test_scores_are_the_engine_graphs_numbers() -> None:
-    lab.start({"size": 12})
+    lab.start({"size": 24})
     model = lab._current().model
     grid = [[-1.5, -1.0], [0.0, 0.0], [2.0, 1.25]]
     assert lab.scores(grid) == [model([Value(a), Value(b)]).data for a, b in grid]  # type: ignore[union-attr]
@@ -121,7 +136,7 @@ def test_inspect_draws_with_the_graphviz_the_worker_was_given(monkeypatch: pytes
 
     sources: list[str] = []
     monkeypatch.setattr(worker, "_renderer", lambda source: sources.append(source) or dot_svg(source))
-    lab.start({"size": 8, "layers": [2], "loss": "mse"})
+    lab.start({"size": 16, "layers": [2], "loss": "mse"})
     lab._figures.clear()
     assert lab.inspect(1)["html"] and len(sources) == 1
 
@@ -138,7 +153,7 @@ def test_a_collapsed_graph_gives_its_kept_values_pytorchs_gradients(program, pic
     nodes, root = build_glassgrad(program)
     interior = nodes[len(program.leaves) :]
     hidden = [node for node, hide in zip(interior, picks) if hide and node is not root]
-    copy = lab.collapse(root, hidden)
+    copy = collapse(root, hidden)
     backward(copy)
     torch_nodes, torch_root = build_torch(program)
     torch_root.backward()
@@ -158,10 +173,10 @@ def test_the_neuron_view_folds_each_neuron_into_one_node_with_pytorchs_gradients
     """Default lab, one example: x1, x2, 16 neurons, the score and the hinge's 5 nodes; the link from an input into
     a neuron holds ReLU'(z)·w, and every gradient is PyTorch's for the same weights."""
     torch = pytest.importorskip("torch")
-    run = lab.Lab({"size": 20})
+    run = Lab({"size": 40})
     run.step()
     whole = run.example(3)
-    view = lab.neuron_view(run, whole)
+    view = neuron_view(run, whole)
     backward(view)
     nodes = {node.label: node for node in dependency_safe_order(view)}
     assert len(nodes) == 2 + 8 + 8 + 1 + 5 and nodes["L1.n2"].op == "ReLU∘Σ" and nodes["L3.n0.z"].op == "Σ"
@@ -173,6 +188,7 @@ def test_the_neuron_view_folds_each_neuron_into_one_node_with_pytorchs_gradients
 
     # PyTorch, float64, the same weights: the gradient of this example's hinge loss at x and at every hidden neuron.
     (a, b), label = run.points[3], run.labels[3]
+    assert isinstance(label, int)
     x = torch.tensor([a, b], dtype=torch.float64, requires_grad=True)
     hidden, out = [], x
     for k, layer in enumerate(run.model.layers):
@@ -193,7 +209,7 @@ def test_the_neuron_view_folds_each_neuron_into_one_node_with_pytorchs_gradients
 
 
 def test_inspect_shows_either_view_and_a_step_rewrites_the_one_drawn() -> None:
-    lab.start({"size": 12})
+    lab.start({"size": 24})
     lab._figures.clear()
     neurons = lab.inspect(2)
     every = lab.inspect(2, neurons=False)

@@ -55,14 +55,17 @@ def model_scores(state: dict[str, Any], points: list[list[float]]) -> list[float
 
 @pytest.mark.pyodide
 def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[..., Visit], tmp_path: Any) -> None:
-    session = visit("lab/#size=60&seed=2", wait_until="networkidle")
+    session = visit("lab/#size=120&seed=2", wait_until="networkidle")
     tab = session.page
     assert tab.is_visible("[data-gg-lab]") and tab.inner_text("[data-lab-do=train]") == "Train"
+    tab.wait_for_function("window.glassgrad.lab.ready()", timeout=WAIT)
 
     # One step: the text says so, and the heat map is the engine's model(x).data on the whole grid.
     tab.click("[data-lab-do=step]")
     wait_step(tab, 1)
-    assert status(tab).startswith("step 1 · loss ")
+    assert status(tab).startswith("step 1")
+    said = tab.inner_text("[data-lab=metrics]")
+    assert "training loss" in said and "test loss" in said and "data loss" in said and "L2 term" in said
     first = tab.evaluate("window.glassgrad.lab.grid()")
     state = tab.evaluate("window.glassgrad.lab.state()")
     assert len(first["scores"]) == 100 * 100 and len(state["points"]) == 60
@@ -83,7 +86,8 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     assert len(losses) == stopped and losses[-1] < losses[0]
     later = tab.evaluate("window.glassgrad.lab.grid()")
     assert later["points"] == first["points"] and later["scores"] != first["scores"]
-    assert status(tab).startswith(f"step {stopped} · loss {losses[-1]:.4f}")
+    assert status(tab).startswith(f"step {stopped}")
+    assert f"the step's loss {losses[-1]:.4f} = data loss" in tab.inner_text("[data-lab=metrics]")
 
     # Inspect: the example's loss graph, drawn once, then its numbers rewritten in place by a step.
     tab.click("[data-lab-do=inspect]")
@@ -119,6 +123,17 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
         timeout=WAIT,
     )
     assert "105 parameters" in tab.inner_text("[data-lab=inspect-text]")
+    # The network diagram: a click on a hidden neuron (first hidden layer, second column of three) shows its node.
+    box = tab.locator("[data-lab=network]").bounding_box()
+    assert box and box["height"] > 100
+    tab.uncheck("[data-lab=every-value]")
+    tab.click("[data-lab=network]", position={"x": 30 + (box["width"] - 60) / 3, "y": box["height"] / 2 - 15})
+    tab.wait_for_selector("[data-lab=graph] g.gg-lab-picked", timeout=WAIT)
+    assert re.match(r"L1\.n\d", tab.locator("[data-lab=graph] g.gg-lab-picked").first.text_content().strip())
+    tab.check("[data-lab=every-value]")
+    tab.wait_for_function(
+        "document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5", timeout=WAIT
+    )
     tab.click("[data-lab-do=gradcheck]")
     tab.wait_for_function("() => document.querySelector('[data-lab=gradcheck-text]').textContent.includes('central')")
     assert tab.inner_text("[data-lab=gradcheck-text]").startswith("✓")
@@ -141,6 +156,16 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
         "() => window.glassgrad.lab.state().points.length === 61 && window.glassgrad.lab.state().step === 0"
     )
     assert "add=" in tab.url and "seed=2" in tab.url
+
+    # A setting out of its limits is clamped, and the page says so where the reader looks.
+    tab.fill("[data-lab-set=layers]", "32, 32, 32, 32, 99")
+    tab.press("[data-lab-set=layers]", "Tab")
+    tab.wait_for_function("window.glassgrad.lab.state().settings.layers.length === 4")
+    assert tab.is_visible("text=5 hidden layers asked for: the first 4 kept.")
+    assert "outside 1 to 32: 32" in status(tab)
+    tab.fill("[data-lab-set=layers]", "8, 8")
+    tab.press("[data-lab-set=layers]", "Tab")
+    tab.wait_for_function("window.glassgrad.lab.state().settings.layers.length === 2")
     # Without a mouse: the plane takes the focus, arrows move its cross, Enter adds a point there (a blue one,
     # at the plane's left edge and half way up: x1 is the view's left bound).
     tab.check("input[name=gg-lab-click][value='add-1']")

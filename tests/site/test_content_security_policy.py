@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from helpers import load_module
 
-csp = load_module(Path(__file__).resolve().parents[1] / "docs" / "hooks" / "content_security_policy.py")
+csp = load_module(Path(__file__).resolve().parents[2] / "docs" / "hooks" / "content_security_policy.py")
 
 META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 REQUIRED = {
