@@ -227,7 +227,12 @@ def dependency_safe_order(root: Value) -> list[Value]:
 
 
 class GraphTooLarge(ValueError):
-    """Raised by `walk_parents` as soon as a graph passes its `max_values` or `max_links`."""
+    """Raised by `walk_parents` as soon as a graph passes its `max_values` or `max_links`.
+
+    Args:
+        what: what passed its limit, ``"values"`` or ``"links"``.
+        limit: the limit it passed.
+    """
 
     def __init__(self, what: str, limit: int) -> None:
         super().__init__(f"the graph has more than {limit:,} {what}")
@@ -245,9 +250,9 @@ def walk_parents(
 ) -> list[Any]:
     """`dependency_safe_order` for any graph of the public shape: the same order, read through ``parents[k].value``.
 
-    For what draws or checks graphs it did not build: a `glassgrad.Value`, a `glassgrad.scratch.Value` or any
-    node with ``parents`` (links with ``.value``) alike, keyed by identity. It stops as soon as the graph
-    passes `max_values` values or `max_links` links; when `events` is a list, every visit, skip and append
+    For what draws or checks graphs it did not build: `root` may be a `glassgrad.Value`, a
+    `glassgrad.scratch.Value` or any node with ``parents`` (links with ``.value``) alike, keyed by identity.
+    It stops as soon as the graph passes `max_values` values or `max_links` links; when `events` is a list, every visit, skip and append
     is added to it, as `trace_dependency_safe_order` records. `describe` names a node in the cycle error.
     (`dependency_safe_order` reads a `Value`'s packed links directly: the one walk backward runs.)
 

@@ -284,7 +284,7 @@ class Layer(Module):
         rng: a `random.Random` or an int seed (default: the global generator); the neurons draw
             from it one after the other.
         name: label prefix; neuron ``j`` gets ``{name}n{j}.``.
-        activation: each neuron's (see `Neuron`).
+        activation: each neuron's (see [`Neuron`][glassgrad.nn.Neuron]).
 
     Raises:
         TypeError: if `rng` is neither a `random.Random` nor an int.
@@ -335,7 +335,7 @@ class MLP(Module):
         rng: a `random.Random` or an int seed (the same seed gives the same model); by default
                 Python's global generator, as in micrograd.
         name: label prefix; layer ``i`` (from 1) gets ``{name}L{i}.``.
-        activation: the hidden neurons' (see `Neuron`): ``"relu"``, ``"tanh"``, ``"sigmoid"`` or ``"linear"``.
+        activation: the hidden neurons' (see [`Neuron`][glassgrad.nn.Neuron]): ``"relu"``, ``"tanh"``, ``"sigmoid"`` or ``"linear"``.
 
     Raises:
         TypeError: if `rng` is neither a `random.Random` nor an int, or `nouts` is not a list.

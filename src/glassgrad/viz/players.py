@@ -73,7 +73,7 @@ def link_step_frames(
     """One frame per step of a backward or forward-mode log, each on the edge of the link it crossed.
 
     A step has `output` and `parent`; an output's steps come in the order of its links, so its k-th step
-    crossed ``output.parents[k]`` (`ids.edge_id(output, k)`). That edge and its operation are marked active,
+    crossed ``output.parents[k]``. That link's edge in the drawing and its operation are marked active,
     the step's `current` end (``"output"`` or ``"parent"``) current and the other appended, the card shown,
     then `rows(number)`; `describe(number, step)` gives the status text and the texts.
 
