@@ -165,18 +165,8 @@ class Slots:
 
 
 def _numbered_figure(svg: str, drawn: list[Value], slots: Slots) -> str:
-    """The SVG of the figure of `drawn` (``walk``'s order) with an id on each data text and each edge label's number
-    (its grads have theirs)."""
+    """The slots of the figure of `drawn` (``walk``'s order): its data, grad and edge-label texts, by their ids."""
     p, order = slots.prefix, drawn
-    svg = re.sub(
-        rf'(<g id="({p}-node-\d+)"(?:(?!</g>).)*?<text class="gg-t-value")', r'\1 id="\2-data"', svg, flags=re.S
-    )
-    svg = re.sub(  # an edge label's last line holds its number
-        rf'(<g id="({p}-edge-\d+-\d+)"(?:(?!</g>).)*)<text class="gg-t-local"',
-        r'\1<text id="\2-local" class="gg-t-local"',
-        svg,
-        flags=re.S,
-    )
     for i in range(len(order)):
         slots.data(i, f"{p}-node-{i}-data")
         slots.grad(i, f"{p}-node-{i}-grad", "grad {}")

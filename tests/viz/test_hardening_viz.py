@@ -21,6 +21,7 @@ from glassgrad.viz import (  # noqa: E402
 )
 from glassgrad.viz.boxes import Arrow, Box, draw_boxes  # noqa: E402
 from glassgrad.viz.html import escape  # noqa: E402
+from glassgrad.viz.render import dot_svg  # noqa: E402
 
 
 def sum_of(leaves: int) -> Value:
@@ -90,14 +91,13 @@ def test_a_dense_graph_costs_far_more_layout_than_a_chain_of_the_same_size() -> 
 
 def test_graphs_past_the_large_layout_threshold_get_the_quick_settings(monkeypatch) -> None:
     sources: list[str] = []
-    real = graph.render_svg
-    monkeypatch.setattr(graph, "render_svg", lambda source: sources.append(source) or real(source))
+    keep = lambda source: sources.append(source) or dot_svg(source)  # noqa: E731 - the backend, passed in
     root = sum_of(4)
     cost = graph.layout_cost(graph.walk(root))
     monkeypatch.setattr(graph, "LARGE_LAYOUT", cost)
-    draw_graph(root)
+    draw_graph(root, render=keep)
     monkeypatch.setattr(graph, "LARGE_LAYOUT", cost - 1)
-    draw_graph(root)
+    draw_graph(root, render=keep)
     assert "splines=line" not in sources[0] and "nslimit" not in sources[0]
     assert "splines=line" in sources[1] and "nslimit=0.01" in sources[1] and "mclimit=0.1" in sources[1]
 

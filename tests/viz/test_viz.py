@@ -108,10 +108,18 @@ def test_graph_ids_are_unique_and_follow_the_documented_scheme(linear):
     order = dependency_safe_order(root)
     expected = {"fig", "fig-graph"}
     for i, node in enumerate(order):
-        expected |= {f"fig-node-{i}", f"fig-node-{i}-grad"}
+        expected |= {f"fig-node-{i}", f"fig-node-{i}-data", f"fig-node-{i}-grad"}
         if node.parents:
             expected |= {f"fig-op-{i}", f"fig-out-{i}"} | {f"fig-edge-{i}-{k}" for k in range(len(node.parents))}
+            expected |= {f"fig-edge-{i}-{k}-local" for k in range(len(node.parents))}
     assert set(ids) == expected
+    # Each number has its own text: the data's, the grad's and the last line of each edge label.
+    texts = {element.get("id"): "".join(element.itertext()) for element in parse(figure).iter(f"{SVG}text")}
+    w = order.index(nodes["w"])
+    assert texts[f"fig-node-{w}-data"] == fmt(nodes["w"].data)
+    assert texts[f"fig-node-{w}-grad"] == f"grad {fmt(nodes['w'].grad)}"
+    m = order.index(nodes["m"])
+    assert texts[f"fig-edge-{m}-1-local"].endswith(fmt(nodes["m"].parents[1].local_grad))
     # The mapping exposed on the figure and computed without drawing agrees with the SVG.
     mapping = GraphIds(root, "fig")
     assert figure.prefix == "fig" and isinstance(figure, GraphFigure)
@@ -248,7 +256,8 @@ def test_every_option_of_a_drawing_gives_it_ids_of_its_own(linear):
         "wrong_edges": [(nodes["m"], 0)],
         "tangents": {nodes["w"]: 1.0},
     }
-    options = [name for name in inspect.signature(draw_graph).parameters if name not in ("root", "id_prefix")]
+    # The backend (render) draws the same figure: it keeps the ids.
+    options = [name for name in inspect.signature(draw_graph).parameters if name not in ("root", "id_prefix", "render")]
     assert sorted(other) == sorted(options)
     plain = draw_graph(nodes["L"]).prefix
     prefixes = {name: draw_graph(nodes["L"], **{name: value}).prefix for name, value in other.items()}

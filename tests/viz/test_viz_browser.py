@@ -19,7 +19,7 @@ pytest.importorskip("graphviz")
 from glassgrad import Value  # noqa: E402
 from glassgrad.autograd import backward  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402
-from glassgrad.viz import draw_graph, graph  # noqa: E402
+from glassgrad.viz import draw_graph  # noqa: E402
 
 from conftest import Visit  # noqa: E402
 
@@ -58,22 +58,19 @@ def numbers_of_every_shape() -> Value:
 
 
 @pytest.mark.parametrize("rankdir", ["LR", "TB"])
-def test_both_renderers_keep_data_apart_from_its_number(
-    visit: Callable[..., Visit], monkeypatch: pytest.MonkeyPatch, rankdir: str
-) -> None:
+def test_both_renderers_keep_data_apart_from_its_number(visit: Callable[..., Visit], rankdir: str) -> None:
     tab: Any = visit("playground/").page
     tab.evaluate(LOAD_VIZ)
     linear = linear_loss()
     backward(linear["L"])
     problems = []
+    in_browser = lambda source: tab.evaluate("s => ggViz.renderString(s, {format: 'svg'})", source)  # noqa: E731
     for renderer in ("dot", "WebAssembly"):
-        if renderer == "WebAssembly":
-            monkeypatch.setattr(
-                graph, "render_svg", lambda source: tab.evaluate("s => ggViz.renderString(s, {format: 'svg'})", source)
-            )
         for number, root in enumerate((linear["L"], numbers_of_every_shape())):
             prefix = f"{renderer[0].lower()}{rankdir.lower()}{number}"
-            figure = draw_graph(root, id_prefix=prefix, rankdir=rankdir)
+            figure = draw_graph(
+                root, id_prefix=prefix, rankdir=rankdir, render=in_browser if renderer != "dot" else None
+            )
             tab.evaluate("html => document.querySelector('article').insertAdjacentHTML('beforeend', html)", str(figure))
             for box in tab.evaluate(MEASURE, prefix):
                 if box["gap"] < 2:

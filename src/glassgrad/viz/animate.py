@@ -19,13 +19,12 @@ from glassgrad.viz.graph import (
     GraphFigure,
     GraphIds,
     Value,
-    chips,
     draw_graph,
     graph_fingerprint,
     names,
     walk,
 )
-from glassgrad.viz.html import escape, fmt, short
+from glassgrad.viz.html import chips, escape, fmt, short
 from glassgrad.viz.players import (
     PlayerFragment,
     frame,

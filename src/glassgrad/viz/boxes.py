@@ -27,9 +27,9 @@ from glassgrad.viz.graph import (
     digraph,
     figure_html,
     label_text,
-    render_svg,
-    svg_cleanup,
 )
+from glassgrad.viz.render import Render, render_svg
+from glassgrad.viz.svg import svg_cleanup
 
 ROLES = ("grad", "local", "data", "label", "value")
 """Text roles a box line may take (``label``, ``data``, ``local``, ``grad``, ``value``): each is a palette colour."""
@@ -80,6 +80,7 @@ def draw_boxes(
     rankdir: str = "LR",
     arrowheads_back: bool = False,
     min_width: int | None = None,
+    render: Render | None = None,
 ) -> Drawing:
     """Draw `boxes` joined by `arrows` as an inline SVG figure, deterministic for the same input.
 
@@ -99,6 +100,7 @@ def draw_boxes(
             reads target → source (for pointers against the forward direction, like ``next_functions``).
         min_width: the narrowest the drawing is scaled to, in CSS pixels. Default: half its natural width
             (its text stays 8 px tall).
+        render: the Graphviz backend, DOT source -> SVG text (default: as `draw_graph`'s).
 
     Raises:
         ValueError: for a malformed id or prefix, an arrow naming an unknown box, or an unknown role.
@@ -136,7 +138,7 @@ def draw_boxes(
         )
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 
-    svg, natural = svg_cleanup(render_svg(dot.source), element_attrs, title, id_prefix)
+    svg, natural = svg_cleanup(render_svg(dot.source, render), element_attrs, title, id_prefix)
     return figure_html(
         svg,
         natural,

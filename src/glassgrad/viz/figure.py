@@ -9,6 +9,22 @@ MIN_SCALE = 0.5  # a drawing shrinks to fit its column down to half its natural 
 TB_SCALE = (
     0.8  # a top-to-bottom drawing is tall: shown at most at this fraction of its natural size (node text 12.8 px)
 )
+# The colours Graphviz draws with, by role: the one place figures name a colour. `glassgrad.viz.svg` gives each text,
+# fill and stroke in one of them the class ``gg-t-{role}``, ``gg-f-{role}`` or ``gg-s-{role}``, which the stylesheet
+# maps to the palette's colour (these are the light palette's, for a page without the stylesheet; one role each).
+COLOURS = {
+    "grad": "#0f766e",
+    "local": "#1d4ed8",
+    "data": "#576579",
+    "label": "#111827",
+    "value": "#1f2937",
+    "box": "#f8fafc",
+    "op": "#eef2ff",
+    "edge": "#7d8ba1",
+    "line": "#64748b",
+    "mark": "#806600",
+    "bad": "#b91c1c",
+}
 LAYOUTS = {"LR": {"ranksep": "0.2"}, "TB": {"rankdir": "TB", "ranksep": "0.15"}}
 """The layouts a figure may take (`draw_graph`'s and `draw_boxes`' `rankdir`): the Graphviz attributes of each."""
 

@@ -12,19 +12,18 @@ from glassgrad.viz.graph import (
     Value,
     check_node,
     check_prefix,
-    chips,
     digraph,
     figure_html,
     fingerprint,
     key_value,
     label_text,
     names,
-    render_svg,
-    svg_cleanup,
     too_big,
     walk,
 )
-from glassgrad.viz.html import HtmlFragment, caption, escape, fmt, short
+from glassgrad.viz.html import HtmlFragment, caption, chips, escape, fmt, short
+from glassgrad.viz.render import render_svg
+from glassgrad.viz.svg import svg_cleanup
 
 MAX_SHOWN_LINKS = 50  # show_parent_link draws one row per link: more would not fit a page
 MAX_WALK_VALUES = 300  # show_order_walk indents each visit: its text grows with values × depth

@@ -7,6 +7,7 @@ attribute values alike), so a label such as ``<script>alert(1)</script>`` shows 
 from __future__ import annotations
 
 import html as _html
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
@@ -165,3 +166,13 @@ def legend() -> HtmlFragment:
         for role, name, meaning in LEGEND_ITEMS
     )
     return HtmlFragment(f'<ul class="gg gg-legend" aria-label="Colour legend">{items}</ul>')
+
+
+def chips(names: Sequence[str], id_prefix: str | None = None, bad: Sequence[int] = ()) -> str:
+    """Names as chips joined by arrows; chip i has the id ``{id_prefix}-{i}`` and, if i is in `bad`, ``gg-bad``."""
+    arrow = '<span class="gg-arrow" aria-hidden="true">→</span>'
+    ids = [f' id="{id_prefix}-{i}"' if id_prefix else "" for i in range(len(names))]
+    return arrow.join(
+        f'<span class="gg-chip{" gg-bad" if i in bad else ""}"{ids[i]}>{escape(name)}</span>'
+        for i, name in enumerate(names)
+    )

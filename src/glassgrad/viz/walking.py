@@ -122,6 +122,18 @@ class GraphIds:
         """Id of the edge from the operation circle to the value box of `value`: ``{prefix}-out-{i}``."""
         return f"{self.prefix}-out-{self._index[value]}"
 
+    def data_id(self, value: Value) -> str:
+        """Id of the number in the data line of the value box of `value`: ``{prefix}-node-{i}-data``."""
+        return f"{self.node_id(value)}-data"
+
+    def grad_id(self, value: Value) -> str:
+        """Id of the grad line of the value box of `value`: ``{prefix}-node-{i}-grad``."""
+        return f"{self.node_id(value)}-grad"
+
+    def local_id(self, output: Value, k: int) -> str:
+        """Id of the line of the label of edge `k` of `output` that holds its number: ``{prefix}-edge-{i}-{k}-local``."""
+        return f"{self.edge_id(output, k)}-local"
+
 
 def _option_text(option: object, position: Mapping[Value, int]) -> str:
     """`option` as text for `graph_fingerprint`: a value of the graph by its position, collections item by item."""
