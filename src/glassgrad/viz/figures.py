@@ -49,92 +49,23 @@ def show_parent_link(
         ValueError: if `output` has no links, or more than `max_links`.
     """
     check_node(output, "show_parent_link")
-    count = len(output.parents)
-    if not count:
-        raise ValueError(f"show_parent_link: {short(caption(output))!r} has no parent links to show")
-    if count > max_links:
-        raise too_big("show_parent_link", output, "parent links", max_links, "max_links")
-    if type(k) is not int or not 0 <= k < count:
-        raise IndexError(
-            f"show_parent_link: {short(caption(output))!r} has links 0 to {count - 1}, no link k={k!r:.20}"
-        )
+    _check_link(output, k, max_links)
     if id_prefix is None:
         drawn = [f"{k}|{output.label!r}|{output.data!r}|{output.grad!r}"]
         drawn += [f"{other.value.label!r}|{other.value.data!r}|{other.local_grad!r}" for other in output.parents]
         id_prefix = fingerprint("ggs", drawn)
     check_prefix(id_prefix)
-    link = output.parents[k]
     shown = {output: short(caption(output))}  # names cut as draw_graph cuts them
     for j, other in enumerate(output.parents):
         shown.setdefault(other.value, short(caption(other.value)) if other.value.label else f"u{j}")
-    v_name, u_name = shown[output], shown[link.value]
-
+    v_name, u_name = shown[output], shown[output.parents[k].value]
     dot = digraph(nodesep="0.35", ranksep="1.1")
     dot.node_attr["shape"] = "plain"
-
-    def local_text(other: Any) -> str:  # ".local_grad 3 (= ∂m/∂w)": the number and what it is
-        return f"{escape(fmt(other.local_grad))} (= ∂{label_text(v_name)}/∂{label_text(shown[other.value])})"
-
-    ink, dim, number, local = (COLOURS[role] for role in ("label", "data", "value", "local"))
-    row = '<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0"><TR>{}</TR></TABLE></TD></TR>'
-    v_name_markup = f'<FONT POINT-SIZE="13"><B>v = {label_text(v_name)}</B></FONT>'
-    link_rows = "".join(
-        f'<TR><TD PORT="link{j}" ALIGN="LEFT" BORDER="{2 if j == k else 1}" COLOR="{local if j == k else dim}">'
-        '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0">'
-        f'<TR><TD COLSPAN="2" ALIGN="LEFT"><FONT COLOR="{ink}">.parents[{j}]: ParentLink</FONT></TD></TR>'
-        f"<TR>{key_value('.value →', label_text(shown[other.value]), dim, number)}</TR>"
-        f"<TR>{key_value('.local_grad', local_text(other), dim, local)}</TR></TABLE></TD></TR>"
-        for j, other in enumerate(output.parents)
-    )
-    v_label = (
-        f'<<TABLE BORDER="1" COLOR="{COLOURS["edge"]}" CELLBORDER="0" CELLSPACING="4" CELLPADDING="4" STYLE="rounded" '
-        f'BGCOLOR="{COLOURS["box"]}">'
-        + row.format(key_value(v_name_markup, "output (child)", ink, dim))
-        + row.format(
-            key_value(".data", escape(fmt(output.data)), dim, number)
-            + '<TD WIDTH="12"></TD>'  # between two pairs, each drawn towards the other
-            + key_value(".grad", escape(fmt(output.grad)), dim, COLOURS["grad"])
-        )
-        + f"{link_rows}</TABLE>>"
-    )
-    dot.node(f"{id_prefix}-v", v_label, id=f"{id_prefix}-v", **{"class": "gg-storage-v"})
-    first_slot: dict[Value, int] = {}  # w * w: one parent object, two links, one box
-    for j, other in enumerate(output.parents):
-        parent = other.value
-        if first_slot.setdefault(parent, j) != j:
-            continue
-        role = "u = " if j == k else ""
-        u_label = (
-            f'<<TABLE BORDER="1" COLOR="{COLOURS["edge"]}" CELLBORDER="0" CELLSPACING="2" CELLPADDING="3" STYLE="rounded" '
-            f'BGCOLOR="{COLOURS["box"]}"><TR><TD COLSPAN="2"><FONT COLOR="{ink}" POINT-SIZE="13"><B>{role}{label_text(shown[parent])}</B></FONT></TD></TR>'
-            f'<TR><TD COLSPAN="2"><FONT COLOR="{dim}">parent (operand)</FONT></TD></TR>'
-            f"<TR>{key_value('.data', escape(fmt(parent.data)), dim, number)}</TR></TABLE>>"
-        )
-        dot.node(f"{id_prefix}-u-{j}", u_label, id=f"{id_prefix}-u-{j}", **{"class": "gg-storage-u"})
-    for j, other in enumerate(output.parents):
-        u_node = f"{id_prefix}-u-{first_slot[other.value]}"
-        if first_slot[other.value] == j:  # one forward arrow per parent object, even for w * w
-            dot.edge(
-                u_node,
-                f"{id_prefix}-v",
-                id=f"{id_prefix}-forward-{j}",
-                style="dashed",
-                label=f'<<FONT COLOR="{dim}">forward: operand</FONT>>',
-                **{"class": "gg-forward"},
-            )
-        dot.edge(
-            f"{id_prefix}-v:link{j}:w",
-            u_node,
-            id=f"{id_prefix}-link-{j}",
-            constraint="false",
-            color=local,
-            penwidth="2" if j == k else "1",
-            label=f'<<FONT COLOR="{local}">.parents[{j}].value</FONT>>',
-            **{"class": "gg-pointer"},
-        )
+    dot.node(f"{id_prefix}-v", _output_label(output, k, shown), id=f"{id_prefix}-v", **{"class": "gg-storage-v"})
+    _parents_and_pointers(dot, output, k, shown, id_prefix)
     title = f"{v_name} stores one ParentLink per operand; .parents[{k}] points back to {u_name}"
     svg, natural = svg_cleanup(render_svg(dot.source), {}, title, id_prefix)
-    upstream, local = output.grad, link.local_grad
+    upstream, local = output.grad, output.parents[k].local_grad
     update = (
         f'<p class="gg-storage-update">Backward at <code>{escape(v_name)}.parents[{k}]</code>: '
         f'<span class="gg-upstream">upstream {escape(v_name)}.grad = {escape(fmt(upstream))}</span> × '
@@ -151,6 +82,90 @@ def show_parent_link(
         min_width=round(natural * 0.8),
         after=update,
     )
+
+
+def _check_link(output: Value, k: int, max_links: int) -> None:
+    """The errors `show_parent_link` raises for an output with no link `k`, no links, or too many."""
+    count = len(output.parents)
+    if not count:
+        raise ValueError(f"show_parent_link: {short(caption(output))!r} has no parent links to show")
+    if count > max_links:
+        raise too_big("show_parent_link", output, "parent links", max_links, "max_links")
+    if type(k) is not int or not 0 <= k < count:
+        raise IndexError(
+            f"show_parent_link: {short(caption(output))!r} has links 0 to {count - 1}, no link k={k!r:.20}"
+        )
+
+
+_INK, _DIM, _NUMBER, _LOCAL = (COLOURS[role] for role in ("label", "data", "value", "local"))
+
+
+def _output_label(output: Value, k: int, shown: dict[Value, str]) -> str:
+    """The HTML-like label of v's box: its name, ``.data`` and ``.grad``, then one row per link (link `k` framed)."""
+    v_name = shown[output]
+
+    def local_text(other: Any) -> str:  # ".local_grad 3 (= ∂m/∂w)": the number and what it is
+        return f"{escape(fmt(other.local_grad))} (= ∂{label_text(v_name)}/∂{label_text(shown[other.value])})"
+
+    row = '<TR><TD ALIGN="LEFT"><TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0"><TR>{}</TR></TABLE></TD></TR>'
+    v_name_markup = f'<FONT POINT-SIZE="13"><B>v = {label_text(v_name)}</B></FONT>'
+    link_rows = "".join(
+        f'<TR><TD PORT="link{j}" ALIGN="LEFT" BORDER="{2 if j == k else 1}" COLOR="{_LOCAL if j == k else _DIM}">'
+        '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0">'
+        f'<TR><TD COLSPAN="2" ALIGN="LEFT"><FONT COLOR="{_INK}">.parents[{j}]: ParentLink</FONT></TD></TR>'
+        f"<TR>{key_value('.value →', label_text(shown[other.value]), _DIM, _NUMBER)}</TR>"
+        f"<TR>{key_value('.local_grad', local_text(other), _DIM, _LOCAL)}</TR></TABLE></TD></TR>"
+        for j, other in enumerate(output.parents)
+    )
+    return (
+        f'<<TABLE BORDER="1" COLOR="{COLOURS["edge"]}" CELLBORDER="0" CELLSPACING="4" CELLPADDING="4" STYLE="rounded" '
+        f'BGCOLOR="{COLOURS["box"]}">'
+        + row.format(key_value(v_name_markup, "output (child)", _INK, _DIM))
+        + row.format(
+            key_value(".data", escape(fmt(output.data)), _DIM, _NUMBER)
+            + '<TD WIDTH="12"></TD>'  # between two pairs, each drawn towards the other
+            + key_value(".grad", escape(fmt(output.grad)), _DIM, COLOURS["grad"])
+        )
+        + f"{link_rows}</TABLE>>"
+    )
+
+
+def _parents_and_pointers(dot: Any, output: Value, k: int, shown: dict[Value, str], id_prefix: str) -> None:
+    """One box per parent object (``w * w``: one box, two links), its forward arrow, and each link's pointer back."""
+    first_slot: dict[Value, int] = {}
+    for j, other in enumerate(output.parents):
+        parent = other.value
+        if first_slot.setdefault(parent, j) != j:
+            continue
+        role = "u = " if j == k else ""
+        u_label = (
+            f'<<TABLE BORDER="1" COLOR="{COLOURS["edge"]}" CELLBORDER="0" CELLSPACING="2" CELLPADDING="3" STYLE="rounded" '
+            f'BGCOLOR="{COLOURS["box"]}"><TR><TD COLSPAN="2"><FONT COLOR="{_INK}" POINT-SIZE="13"><B>{role}{label_text(shown[parent])}</B></FONT></TD></TR>'
+            f'<TR><TD COLSPAN="2"><FONT COLOR="{_DIM}">parent (operand)</FONT></TD></TR>'
+            f"<TR>{key_value('.data', escape(fmt(parent.data)), _DIM, _NUMBER)}</TR></TABLE>>"
+        )
+        dot.node(f"{id_prefix}-u-{j}", u_label, id=f"{id_prefix}-u-{j}", **{"class": "gg-storage-u"})
+    for j, other in enumerate(output.parents):
+        u_node = f"{id_prefix}-u-{first_slot[other.value]}"
+        if first_slot[other.value] == j:  # one forward arrow per parent object, even for w * w
+            dot.edge(
+                u_node,
+                f"{id_prefix}-v",
+                id=f"{id_prefix}-forward-{j}",
+                style="dashed",
+                label=f'<<FONT COLOR="{_DIM}">forward: operand</FONT>>',
+                **{"class": "gg-forward"},
+            )
+        dot.edge(
+            f"{id_prefix}-v:link{j}:w",
+            u_node,
+            id=f"{id_prefix}-link-{j}",
+            constraint="false",
+            color=_LOCAL,
+            penwidth="2" if j == k else "1",
+            label=f'<<FONT COLOR="{_LOCAL}">.parents[{j}].value</FONT>>',
+            **{"class": "gg-pointer"},
+        )
 
 
 def order_violations(root: Value, backward_order: Sequence[Value]) -> list[tuple[Value, Value]]:

@@ -17,17 +17,32 @@ import hashlib
 import io
 import math
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from glassgrad.viz.html import HtmlFragment, escape
+from glassgrad.viz.svg import SVG, XLINK, write
 
 __all__ = ["Marker", "Series", "boundary_figure", "decision_boundary", "line_figure", "line_plot", "to_html"]
 
 # Okabe-Ito hues; each becomes var(--gg-plot-series-i) in the SVG (light and dark values in glassgrad.css).
 SERIES_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#8a6d00", "#5d5d5d")
 _INK, _GRID = "#010203", "#b1b2b3"  # drawn with these, then swapped for the page's colours
+_HASHED = re.compile(r"[pm][0-9a-f]{10}")  # matplotlib's ids of markers and clip paths: hashes of their shape
+_HASHED_USE = re.compile(r"#([pm][0-9a-f]{10})\b")  # a reference to one (#m…, url(#p…))
+_FONT = re.compile(r"font-family:[^;]*")
+
+
+def _paint(text: str) -> str:
+    """An attribute value or the stylesheet with the drawing colours as the page's and the page's font."""
+    text = text.replace(_INK, "currentColor").replace(_GRID, "var(--gg-plot-grid, #d8d8d8)")
+    for slot, colour in enumerate(SERIES_COLOURS):
+        text = text.replace(
+            colour, f"var(--gg-plot-series-{slot}, {colour})"
+        )  # the light colour without the stylesheet
+    return _FONT.sub("font-family:inherit", text)
 
 
 @dataclass(frozen=True)
@@ -129,32 +144,7 @@ def line_figure(
     figure = _figure(height=3.0 + 0.2 * len(series))  # the legend sits under the axes, a line per series
     axes = figure.axes[0]
     for slot, one in enumerate(series):
-        xs = [float(x) for x, _ in one.points]
-        ys = [float(y) for _, y in one.points]
-        colour = SERIES_COLOURS[slot % len(SERIES_COLOURS)]
-        axes.plot(
-            xs,
-            ys,
-            label=one.name,
-            color=colour,
-            linewidth=1.8 if one.line else 0,
-            linestyle=("--" if one.dashed else "-") if one.line else "none",
-            marker="o" if one.markers or not one.line else None,
-            markersize=4,
-        )
-        if one.nan_marks:
-            nan_xs = [x for x, y in zip(xs, ys) if math.isnan(y)]
-            if nan_xs:
-                axes.plot(
-                    nan_xs,
-                    [1.0] * len(nan_xs),
-                    linestyle="none",
-                    marker="x",
-                    color=colour,
-                    transform=axes.get_xaxis_transform(),
-                    clip_on=False,
-                    label=f"{one.name}: nan",
-                )
+        _plot_series(axes, one, SERIES_COLOURS[slot % len(SERIES_COLOURS)])
     for marker in markers:
         axes.plot([marker.x], [marker.y], marker="o", markersize=11, markerfacecolor="none", color=_INK)
         axes.annotate(
@@ -179,6 +169,34 @@ def line_figure(
     return figure
 
 
+def _plot_series(axes: Any, one: Series, colour: str) -> None:
+    """One series on `axes` in `colour`: its line or dots, and a × at the top edge wherever y is nan (`nan_marks`)."""
+    xs = [float(x) for x, _ in one.points]
+    ys = [float(y) for _, y in one.points]
+    axes.plot(
+        xs,
+        ys,
+        label=one.name,
+        color=colour,
+        linewidth=1.8 if one.line else 0,
+        linestyle=("--" if one.dashed else "-") if one.line else "none",
+        marker="o" if one.markers or not one.line else None,
+        markersize=4,
+    )
+    nan_xs = [x for x, y in zip(xs, ys) if math.isnan(y)] if one.nan_marks else []
+    if nan_xs:
+        axes.plot(
+            nan_xs,
+            [1.0] * len(nan_xs),
+            linestyle="none",
+            marker="x",
+            color=colour,
+            transform=axes.get_xaxis_transform(),
+            clip_on=False,
+            label=f"{one.name}: nan",
+        )
+
+
 def line_plot(
     series: Mapping[str, Iterable[tuple[float, float]]] | Iterable[Series], **options: object
 ) -> HtmlFragment:
@@ -195,6 +213,13 @@ def line_plot(
         True
     """
     return to_html(line_figure(series, **options))
+
+
+def _grid(coordinates: Sequence[float], resolution: int) -> list[float]:
+    """`resolution` evenly spaced positions across `coordinates`, with a tenth of their spread on each side."""
+    low, high = min(coordinates), max(coordinates)
+    pad = 0.1 * ((high - low) or 1.0)
+    return [low - pad + (high - low + 2 * pad) * i / (resolution - 1) for i in range(resolution)]
 
 
 @_styled
@@ -220,10 +245,8 @@ def boundary_figure(
         raise ValueError(f"decision_boundary: labels must be -1 or +1, got {sorted(set(labels))}")
     if resolution < 2:
         raise ValueError(f"decision_boundary: resolution must be at least 2, got {resolution}")
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    pad_x, pad_y = 0.1 * ((max(xs) - min(xs)) or 1.0), 0.1 * ((max(ys) - min(ys)) or 1.0)
-    grid_x = [min(xs) - pad_x + (max(xs) - min(xs) + 2 * pad_x) * i / (resolution - 1) for i in range(resolution)]
-    grid_y = [min(ys) - pad_y + (max(ys) - min(ys) + 2 * pad_y) * j / (resolution - 1) for j in range(resolution)]
+    grid_x = _grid([p[0] for p in points], resolution)
+    grid_y = _grid([p[1] for p in points], resolution)
     scores = [[score(x, y) for x in grid_x] for y in grid_y]
     negative, positive = SERIES_COLOURS[:2]
     figure = _figure(height=4.2)
@@ -247,16 +270,8 @@ def boundary_figure(
         )
     misclassified = [point for point, label in zip(points, labels) if not score(*point) * label > 0]
     if misclassified:
-        axes.plot(
-            [p[0] for p in misclassified],
-            [p[1] for p in misclassified],
-            linestyle="none",
-            marker="o",
-            markersize=11,
-            markerfacecolor="none",
-            color=_INK,
-            label="misclassified",
-        )
+        ringed = {"markersize": 11, "markerfacecolor": "none", "color": _INK, "label": "misclassified"}
+        axes.plot([p[0] for p in misclassified], [p[1] for p in misclassified], linestyle="none", marker="o", **ringed)
     axes.set(xlabel="x₁", ylabel="x₂", title=title or "")
     axes.legend(loc="best")
     figure.glassgrad_misclassified = misclassified
@@ -293,21 +308,28 @@ def to_html(figure) -> HtmlFragment:
     """The figure's SVG, made reproducible and palette-aware, in a ``<figure class="gg gg-plot">``."""
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", transparent=True, metadata={"Date": None})
-    svg = buffer.getvalue()
-    svg = svg[svg.index("<svg") :]  # no XML declaration or DOCTYPE inside HTML
-    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
-    svg = re.sub(r'(<svg[^>]*?) width="[^"]*" height="[^"]*"', r'\1 style="width:100%;height:auto"', svg, count=1)
+    root = ET.fromstring(buffer.getvalue())  # through a parser: the prolog, DOCTYPE and comments stay behind
+    for metadata in root.findall(f"{{{SVG}}}metadata"):
+        root.remove(metadata)
     title = figure.axes[0].get_title()
-    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(title or "plot")}" ', 1)
-    svg = svg.replace(_INK, "currentColor").replace(_GRID, "var(--gg-plot-grid, #d8d8d8)")
-    for slot, colour in enumerate(SERIES_COLOURS):
-        svg = svg.replace(colour, f"var(--gg-plot-series-{slot}, {colour})")  # the light colour without the stylesheet
-    svg = re.sub(r"font-family:[^;\"]*", "font-family:inherit", svg)
-    # matplotlib names every group (figure_1, line2d_3, ...): ids that two plots on a page would share.
-    svg = re.sub(r' id="(?![pm][0-9a-f]{10}")[^"]*"', "", svg)
+    sized = {key: value for key, value in root.attrib.items() if key not in ("width", "height")}
+    root.attrib = {"role": "img", "aria-label": title or "plot", **sized, "xmlns": SVG, "xmlns:xlink": XLINK}
+    root.set("style", "width:100%;height:auto")
+    for element in root.iter():
+        # matplotlib names every group (figure_1, line2d_3, ...): ids that two plots on a page would share.
+        if not _HASHED.fullmatch(element.get("id", "")):
+            element.attrib.pop("id", None)
+        element.attrib.update({key: _paint(value) for key, value in element.attrib.items()})
+        element.text = element.text and _paint(element.text)
     # The ids left (markers, clip paths) are hashes of their own shape: prefix them with the plot's.
-    prefix = hashlib.sha1(svg.encode()).hexdigest()[:8]
-    svg = re.sub(r'(id="|#)([pm][0-9a-f]{10})\b', rf"\1gg{prefix}-\2", svg)
+    prefix = hashlib.sha1(write(root).encode()).hexdigest()[:8]
+    for element in root.iter():
+        element.attrib.update(
+            {key: _HASHED_USE.sub(rf"#gg{prefix}-\1", value) for key, value in element.attrib.items()}
+        )
+        if "id" in element.attrib:
+            element.set("id", f"gg{prefix}-{element.get('id')}")
+    svg = write(root)
     note = getattr(figure, "glassgrad_note", None)
     caption = f"<figcaption>{escape(note)}</figcaption>" if note else ""
     return HtmlFragment(f'<figure class="gg gg-plot">{svg}{caption}</figure>')
