@@ -6,19 +6,8 @@ import pytest
 
 pytest.importorskip("graphviz")
 
-from glassgrad import Value  # noqa: E402
-from glassgrad.viz import (  # noqa: E402
-    animate_backward,
-    animate_order,
-    draw_graph,
-    graph,  # noqa: E402
-    order_violations,
-    show_backward_steps,
-    show_complete_state,
-    show_dependency_order,
-    show_order_walk,
-    show_parent_link,
-)
+from glassgrad import Value, viz  # noqa: E402
+from glassgrad.viz import graph  # noqa: E402
 from glassgrad.viz.boxes import Arrow, Box, draw_boxes  # noqa: E402
 from glassgrad.viz.html import escape  # noqa: E402
 from glassgrad.viz.render import dot_svg  # noqa: E402
@@ -58,7 +47,7 @@ def test_refusing_a_huge_graph_stops_counting_at_the_limit() -> None:
         node = Node(node)
     Node.reads = 0
     with pytest.raises(ValueError, match=r"draw_graph: the graph of .* has more than 10 values \(max_values=10\)"):
-        draw_graph(node, max_values=10)
+        viz.draw_graph(node, max_values=10)
     assert Node.reads <= 12  # not 100,000: the walk stopped at the 11th value
 
 
@@ -66,18 +55,18 @@ def test_refusing_a_huge_graph_stops_counting_at_the_limit() -> None:
 def test_draw_graph_draws_at_each_limit_and_refuses_one_past(limit) -> None:
     root = sum_of(6)  # 11 values, 10 links
     at = {"max_values": 11, "max_links": 10}[limit]
-    assert 'data-gg-index="10"' in str(draw_graph(root, **{limit: at}))
+    assert 'data-gg-index="10"' in str(viz.draw_graph(root, **{limit: at}))
     with pytest.raises(ValueError, match=rf"more than {at - 1} .*\({limit}={at - 1}\).*pass a larger {limit}"):
-        draw_graph(root, **{limit: at - 1})
+        viz.draw_graph(root, **{limit: at - 1})
 
 
 def test_draw_graph_bounds_graphvizs_layout_nodes() -> None:
     root = sum_of(6)
     cost = graph.layout_cost(graph.walk(root))
     assert cost > 11 + 5  # values, operations, and the bends of edges that cross ranks
-    assert "gg-root" in str(draw_graph(root, max_layout=cost))
+    assert "gg-root" in str(viz.draw_graph(root, max_layout=cost))
     with pytest.raises(ValueError, match=rf"more than {cost - 1} layout nodes .*max_layout={cost - 1}"):
-        draw_graph(root, max_layout=cost - 1)
+        viz.draw_graph(root, max_layout=cost - 1)
 
 
 def test_a_dense_graph_costs_far_more_layout_than_a_chain_of_the_same_size() -> None:
@@ -95,9 +84,9 @@ def test_graphs_past_the_large_layout_threshold_get_the_quick_settings(monkeypat
     root = sum_of(4)
     cost = graph.layout_cost(graph.walk(root))
     monkeypatch.setattr(graph, "LARGE_LAYOUT", cost)
-    draw_graph(root, render=keep)
+    viz.draw_graph(root, render=keep)
     monkeypatch.setattr(graph, "LARGE_LAYOUT", cost - 1)
-    draw_graph(root, render=keep)
+    viz.draw_graph(root, render=keep)
     assert "splines=line" not in sources[0] and "nslimit" not in sources[0]
     assert "splines=line" in sources[1] and "nslimit=0.01" in sources[1] and "mclimit=0.1" in sources[1]
 
@@ -105,9 +94,9 @@ def test_graphs_past_the_large_layout_threshold_get_the_quick_settings(monkeypat
 @pytest.mark.parametrize(
     ("draw", "values"),
     [
-        (lambda root, n: show_order_walk(root, max_values=n), 11),
-        (lambda root, n: animate_order(root, max_values=n), 11),
-        (lambda root, n: show_dependency_order(root, graph.walk(root), max_values=n), 11),
+        (lambda root, n: viz.show_order_walk(root, max_values=n), 11),
+        (lambda root, n: viz.animate_order(root, max_values=n), 11),
+        (lambda root, n: viz.show_dependency_order(root, graph.walk(root), max_values=n), 11),
     ],
 )
 def test_the_other_figures_draw_at_their_limit_and_refuse_one_past(draw, values) -> None:
@@ -118,20 +107,20 @@ def test_the_other_figures_draw_at_their_limit_and_refuse_one_past(draw, values)
 
 
 def test_default_limits_of_the_players_and_cards() -> None:
-    big = sum_of(501)  # 1,001 values: one past draw_graph's limit
-    for draw in (draw_graph, animate_backward, show_complete_state, show_order_walk):
+    big = sum_of(501)  # 1,001 values: one past viz.draw_graph's limit
+    for draw in (viz.draw_graph, viz.animate_backward, viz.show_complete_state, viz.show_order_walk):
         with pytest.raises(ValueError, match="more than"):
             draw(big)
     with pytest.raises(ValueError, match=r"animate_order: .*more than 100 values"):
-        animate_order(sum_of(51))  # 101 values
-    assert "gg-player" in str(animate_order(sum_of(50)))  # 99 values
+        viz.animate_order(sum_of(51))  # 101 values
+    assert "gg-player" in str(viz.animate_order(sum_of(50)))  # 99 values
     with pytest.raises(ValueError, match=r"show_order_walk: .*more than 300 values"):
-        show_order_walk(sum_of(151))  # 301 values
+        viz.show_order_walk(sum_of(151))  # 301 values
     from glassgrad import backward
 
-    assert 'data-gg-steps="998"' in str(show_backward_steps(backward(sum_of(500))))  # 999 values
+    assert 'data-gg-steps="998"' in str(viz.show_backward_steps(backward(sum_of(500))))  # 999 values
     with pytest.raises(ValueError, match=r"show_backward_steps: .*more than 1,000 values"):
-        show_backward_steps(backward(big))
+        viz.show_backward_steps(backward(big))
 
 
 def test_show_parent_link_bounds_its_links_and_names_a_missing_one() -> None:
@@ -139,16 +128,16 @@ def test_show_parent_link_bounds_its_links_and_names_a_missing_one() -> None:
     from glassgrad import ParentLink
 
     wide = Value(3.0, "v", [ParentLink(w, 1.0)] * 3, "Σ")
-    assert 'id="' in str(show_parent_link(wide, 2, max_links=3))
+    assert 'id="' in str(viz.show_parent_link(wide, 2, max_links=3))
     with pytest.raises(ValueError, match=r"more than 2 parent links \(max_links=2\)"):
-        show_parent_link(wide, max_links=2)
+        viz.show_parent_link(wide, max_links=2)
     for k in (3, -1, 1.0):
         with pytest.raises(IndexError, match=rf"'v' has links 0 to 2, no link k={k!r}"):
-            show_parent_link(wide, k)
+            viz.show_parent_link(wide, k)
 
 
 def test_draw_graph_of_none_names_it() -> None:
-    for draw in (draw_graph, show_order_walk, show_complete_state, show_parent_link):
+    for draw in (viz.draw_graph, viz.show_order_walk, viz.show_complete_state, viz.show_parent_link):
         with pytest.raises(TypeError, match=r"expected a Value .* got NoneType None"):
             draw(None)
 
@@ -165,7 +154,13 @@ def test_hostile_labels_and_a_long_op_draw_in_every_figure(label) -> None:
     m = w * x
     m.op = "o" * 200_000
     m.label = "m"
-    for figure in (show_parent_link(m), draw_graph(m), show_order_walk(m), animate_order(m), show_complete_state(m)):
+    for figure in (
+        viz.show_parent_link(m),
+        viz.draw_graph(m),
+        viz.show_order_walk(m),
+        viz.animate_order(m),
+        viz.show_complete_state(m),
+    ):
         html = str(figure)
         html.encode("utf-8")  # no lone surrogate left
         assert "\ufffe" not in html and "\uffff" not in html
@@ -173,7 +168,7 @@ def test_hostile_labels_and_a_long_op_draw_in_every_figure(label) -> None:
             assert "w" * 39 + "…" in html
         else:
             assert label.translate({c: "\ufffd" for c in (0xFFFE, 0xFFFF, 0xD800, 0xDFFF)}) in html
-    assert "o" * 11 + "…" in str(draw_graph(m))  # the op circle
+    assert "o" * 11 + "…" in str(viz.draw_graph(m))  # the op circle
 
 
 @pytest.mark.parametrize("blank", ["\r", "\n", "\t", "\r\n", " \t "])
@@ -182,9 +177,13 @@ def test_labels_and_ops_of_only_blanks_draw_in_every_figure(blank) -> None:
     w, x = Value(2.0, blank), Value(3.0, "x")
     m = w * x
     m.op, m.label = blank, "m"
-    for figure in (show_parent_link(m), draw_graph(m, mark=[m], mark_label=blank), draw_graph(m, rankdir="TB")):
-        assert f'data-gg-label="{escape(blank)}"' in str(figure) or isinstance(figure, type(show_parent_link(m)))
-    for figure in (animate_order(m), animate_backward(m), show_complete_state(m), show_order_walk(m)):
+    for figure in (
+        viz.show_parent_link(m),
+        viz.draw_graph(m, mark=[m], mark_label=blank),
+        viz.draw_graph(m, rankdir="TB"),
+    ):
+        assert f'data-gg-label="{escape(blank)}"' in str(figure) or isinstance(figure, type(viz.show_parent_link(m)))
+    for figure in (viz.animate_order(m), viz.animate_backward(m), viz.show_complete_state(m), viz.show_order_walk(m)):
         assert str(figure)
     boxes = draw_boxes(
         [Box("a", ((blank, "label"), (blank, "data")))], [Arrow("a", "a", blank)], title=blank, id_prefix="b"
@@ -196,6 +195,6 @@ def test_order_violations_lists_each_wrong_pair_once() -> None:
     w = Value(2.0, "w")
     s = w * w
     L = s + w
-    assert order_violations(L, [L, s, w]) == []
-    assert order_violations(L, [w, L, s]) == [(w, s), (w, L)]
-    assert order_violations(L, [L, w, s]) == [(w, s)]
+    assert viz.order_violations(L, [L, s, w]) == []
+    assert viz.order_violations(L, [w, L, s]) == [(w, s), (w, L)]
+    assert viz.order_violations(L, [L, w, s]) == [(w, s)]

@@ -13,17 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from glassgrad.viz.cards import show_backward_steps, step_card
-from glassgrad.viz.graph import (
-    MAX_LINKS,
-    MAX_VALUES,
-    GraphFigure,
-    GraphIds,
-    Value,
-    draw_graph,
-    graph_fingerprint,
-    names,
-    walk,
-)
+from glassgrad.viz.graph import MAX_LINKS, MAX_VALUES, GraphFigure, draw_graph
 from glassgrad.viz.html import chips, escape, fmt, short
 from glassgrad.viz.players import (
     PlayerFragment,
@@ -35,6 +25,7 @@ from glassgrad.viz.players import (
     side_by_side,
     start_frame,
 )
+from glassgrad.viz.walking import GraphIds, Value, graph_fingerprint, names, walk
 
 __all__ = [  # the players' markup lives in glassgrad.viz.players; these names stay importable from here
     "PlayerFragment",

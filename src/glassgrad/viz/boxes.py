@@ -25,11 +25,10 @@ from glassgrad.viz.graph import (
     Drawing,
     check_rankdir,
     digraph,
-    figure_html,
     label_text,
+    render_figure,
 )
-from glassgrad.viz.render import Render, render_svg
-from glassgrad.viz.svg import svg_cleanup
+from glassgrad.viz.render import Render
 
 ROLES = ("grad", "local", "data", "label", "value")
 """Text roles a box line may take (``label``, ``data``, ``local``, ``grad``, ``value``): each is a palette colour."""
@@ -138,14 +137,14 @@ def draw_boxes(
         )
         element_attrs[arrow_id] = {"source": arrow.source, "target": arrow.target}
 
-    svg, natural = svg_cleanup(render_svg(dot.source, render), element_attrs, title, id_prefix)
-    return figure_html(
-        svg,
-        natural,
+    return render_figure(
+        dot.source,
+        element_attrs,
         title=title,
         prefix=id_prefix,
         css="gg gg-graph gg-boxes",
         rankdir=rankdir,
         min_width=min_width,
         caption_text=caption_text,
+        render=render,
     )

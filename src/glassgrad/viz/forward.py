@@ -9,18 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from glassgrad.viz.graph import (
-    MAX_LINKS,
-    MAX_VALUES,
-    GraphIds,
-    Value,
-    draw_graph,
-    graph_fingerprint,
-    names,
-    walk,
-)
+from glassgrad.viz.graph import MAX_LINKS, MAX_VALUES, draw_graph
 from glassgrad.viz.html import escape, fmt, short
 from glassgrad.viz.players import PlayerFragment, frame, link_step_frames, player, start_frame
+from glassgrad.viz.walking import GraphIds, Value, graph_fingerprint, names, walk
 
 
 def _t(name: str) -> str:

@@ -107,6 +107,39 @@ from glassgrad.viz.walking import (
 )
 
 
+def render_figure(
+    dot_source: str,
+    element_attrs: Mapping[str, Mapping[str, object]],
+    *,
+    title: str,
+    prefix: str,
+    css: str,
+    rankdir: str = "LR",
+    min_width: int | None = None,
+    caption_text: str | None = None,
+    attrs: str = "",
+    after: str = "",
+    text_ids: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    render: Render | None = None,
+) -> Drawing:
+    """DOT source drawn by the backend (`render_svg`), made inline-ready (`svg_cleanup`, with `element_attrs` and
+    `text_ids`) and wrapped in the page's figure (`figure_html`, with the other arguments): every Graphviz figure's
+    path."""
+    svg, natural = svg_cleanup(render_svg(dot_source, render), element_attrs, title, prefix, text_ids=text_ids)
+    return figure_html(
+        svg,
+        natural,
+        title=title,
+        prefix=prefix,
+        css=css,
+        rankdir=rankdir,
+        min_width=min_width,
+        caption_text=caption_text,
+        attrs=attrs,
+        after=after,
+    )
+
+
 class GraphFigure(Drawing):
     """The fragment `draw_graph` returns: the markup `html` plus `ids`, the `GraphIds` of its elements, and the
     widths it is shown at (`natural`, `widest`, `narrowest`, as for `Drawing`; 0 where there is no drawing)."""
@@ -211,19 +244,19 @@ def draw_graph(
         wrong=wrong,
         tangents=tangents,
     )
-    title = _title(ids, rankdir, show_grad, tangents, wrong_edges)
-    svg, natural = svg_cleanup(render_svg(dot.source, render), element_attrs, title, prefix, text_ids=text_ids(ids))
     grads = "tangents" if tangents is not None else "shown" if show_grad else "hidden"
-    drawing = figure_html(
-        svg,
-        natural,
-        title=title,
+    drawing = render_figure(
+        dot.source,
+        element_attrs,
+        title=_title(ids, rankdir, show_grad, tangents, wrong_edges),
         prefix=prefix,
         css="gg gg-graph",
         rankdir=rankdir,
         min_width=min_width,
         caption_text=caption_text,
         attrs=f' data-gg-grads="{grads}" data-gg-rankdir="{rankdir}"',
+        text_ids=text_ids(ids),
+        render=render,
     )
     return GraphFigure(drawing.html, ids, natural=drawing.natural, widest=drawing.widest, narrowest=drawing.narrowest)
 
