@@ -34,8 +34,8 @@ def _read(nodes: Mapping[str, torch.Tensor]) -> Reference:
     return reference
 
 
-def linear_loss(**inputs: float) -> Reference:
-    """PyTorch's values and grads for m = w·x, a = m + b, e = a - y, L = e², by node name.
+def linear_tensors(**inputs: float) -> dict[str, torch.Tensor]:
+    """The tensors of m = w·x, a = m + b, e = a - y, L = e² (float64), by node name, each keeping its grad.
 
     Keyword arguments (`inputs`) override `LINEAR_INPUTS`, as in `glassgrad.examples.linear_loss`.
     """
@@ -46,12 +46,22 @@ def linear_loss(**inputs: float) -> Reference:
     L = e**2
     for node in (m, a, e, L):
         node.retain_grad()
-    L.backward()
-    return _read({"w": t["w"], "x": t["x"], "m": m, "b": t["b"], "a": a, "y": t["y"], "e": e, "L": L})
+    return {"w": t["w"], "x": t["x"], "m": m, "b": t["b"], "a": a, "y": t["y"], "e": e, "L": L}
 
 
-def sigmoid_neuron(fused: bool, **inputs: float) -> Reference:
-    """PyTorch's values and grads for L = (σ(w·x + b) - y)², `fused` (`torch.sigmoid`) or atomic.
+def linear_loss(**inputs: float) -> Reference:
+    """PyTorch's values and grads for m = w·x, a = m + b, e = a - y, L = e², by node name.
+
+    Keyword arguments (`inputs`) override `LINEAR_INPUTS`, as in `glassgrad.examples.linear_loss`.
+    """
+    nodes = linear_tensors(**inputs)
+    nodes["L"].backward()
+    return _read(nodes)
+
+
+def neuron_tensors(fused: bool, **inputs: float) -> dict[str, torch.Tensor]:
+    """The tensors of L = (σ(w·x + b) - y)² (float64), `fused` (`torch.sigmoid`) or atomic (-z, exp, 1 + q,
+    reciprocal), by node name, each keeping its grad.
 
     Keyword arguments (`inputs`) override `SIGMOID_INPUTS`, as in `glassgrad.examples.sigmoid_neuron`.
     """
@@ -73,8 +83,17 @@ def sigmoid_neuron(fused: bool, **inputs: float) -> Reference:
     for node in named.values():
         if not node.is_leaf:
             node.retain_grad()
-    L.backward()
-    return _read(named)
+    return named
+
+
+def sigmoid_neuron(fused: bool, **inputs: float) -> Reference:
+    """PyTorch's values and grads for L = (σ(w·x + b) - y)², `fused` (`torch.sigmoid`) or atomic.
+
+    Keyword arguments (`inputs`) override `SIGMOID_INPUTS`, as in `glassgrad.examples.sigmoid_neuron`.
+    """
+    nodes = neuron_tensors(fused, **inputs)
+    nodes["L"].backward()
+    return _read(nodes)
 
 
 def compare(

@@ -24,17 +24,10 @@ from strategies import build_glassgrad, build_torch, error_scales, programs
 
 def torch_linear_loss():
     """The first graph in PyTorch float64, every node keeping its grad, by name."""
-    torch = pytest.importorskip("torch")
-    leaves = {
-        name: torch.tensor(x, dtype=torch.float64, requires_grad=True) for name, x in gg.examples.LINEAR_INPUTS.items()
-    }
-    m = leaves["w"] * leaves["x"]
-    a = m + leaves["b"]
-    e = a - leaves["y"]
-    L = e**2
-    for node in (m, a, e, L):
-        node.retain_grad()
-    return {"w": leaves["w"], "x": leaves["x"], "m": m, "b": leaves["b"], "a": a, "y": leaves["y"], "e": e, "L": L}
+    pytest.importorskip("torch")
+    from glassgrad.torch_reference import linear_tensors
+
+    return linear_tensors()
 
 
 def test_accumulate_matches_pytorch_after_each_of_two_calls() -> None:

@@ -15,8 +15,9 @@ import torch
 from helpers import flat_text, run_snippets
 
 from glassgrad import backward
-from glassgrad.examples import LINEAR_INPUTS, SIGMOID_INPUTS, linear_loss, sigmoid_neuron
+from glassgrad.examples import linear_loss, sigmoid_neuron
 from glassgrad.torch_graph import FREED, TorchGraph, walk
+from glassgrad.torch_reference import linear_tensors, neuron_tensors
 from glassgrad.viz.boxes import Arrow, Box, draw_boxes
 
 from conftest import page_html
@@ -24,31 +25,6 @@ from conftest import page_html
 
 def leaf(number: float) -> torch.Tensor:
     return torch.tensor(number, dtype=torch.float64, requires_grad=True)
-
-
-def linear_tensors() -> dict[str, torch.Tensor]:
-    t = {name: leaf(LINEAR_INPUTS[name]) for name in "wxby"}
-    t["m"] = t["w"] * t["x"]
-    t["a"] = t["m"] + t["b"]
-    t["e"] = t["a"] - t["y"]
-    t["L"] = t["e"] ** 2
-    return t
-
-
-def neuron_tensors(fused: bool) -> dict[str, torch.Tensor]:
-    t = {name: leaf(SIGMOID_INPUTS[name]) for name in "wxby"}
-    t["m"] = t["w"] * t["x"]
-    t["z"] = t["m"] + t["b"]
-    if fused:
-        t["s"] = torch.sigmoid(t["z"])
-    else:
-        t["n"] = -t["z"]
-        t["q"] = torch.exp(t["n"])
-        t["d"] = 1 + t["q"]
-        t["s"] = torch.reciprocal(t["d"])
-    t["e"] = t["s"] - t["y"]
-    t["L"] = t["e"] ** 2
-    return t
 
 
 def reuse_tensors() -> dict[str, torch.Tensor]:
