@@ -28,6 +28,7 @@ class ``gg-wrong`` and ``data-gg-wrong``). Texts have the classes ``gg-t-label``
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from glassgrad.viz.dot import (  # re-exported: the figures import them from here
     COLOURS as COLOURS,
@@ -113,31 +114,15 @@ def render_figure(
     *,
     title: str,
     prefix: str,
-    css: str,
-    rankdir: str = "LR",
-    min_width: int | None = None,
-    caption_text: str | None = None,
-    attrs: str = "",
-    after: str = "",
     text_ids: Mapping[str, Sequence[tuple[str, str]]] | None = None,
     render: Render | None = None,
+    **figure: Any,
 ) -> Drawing:
-    """DOT source drawn by the backend (`render_svg`), made inline-ready (`svg_cleanup`, with `element_attrs` and
-    `text_ids`) and wrapped in the page's figure (`figure_html`, with the other arguments): every Graphviz figure's
-    path."""
+    """Every Graphviz figure's path: DOT source drawn by the backend (`render_svg`), made inline-ready
+    (`svg_cleanup`, with `element_attrs` and `text_ids`) and wrapped in the page's figure (`figure_html`, titled
+    `title`, with the ids of `prefix` and the other arguments, `figure`)."""
     svg, natural = svg_cleanup(render_svg(dot_source, render), element_attrs, title, prefix, text_ids=text_ids)
-    return figure_html(
-        svg,
-        natural,
-        title=title,
-        prefix=prefix,
-        css=css,
-        rankdir=rankdir,
-        min_width=min_width,
-        caption_text=caption_text,
-        attrs=attrs,
-        after=after,
-    )
+    return figure_html(svg, natural, title=title, prefix=prefix, **figure)
 
 
 class GraphFigure(Drawing):
