@@ -78,7 +78,7 @@ from glassgrad.viz.html import caption, short
 from glassgrad.viz.render import Render, render_svg
 from glassgrad.viz.render import dot_svg as dot_svg  # re-exported: the runtime passes it
 from glassgrad.viz.render import rendering_with as rendering_with
-from glassgrad.viz.svg import svg_cleanup
+from glassgrad.viz.svg import ElementAttrs, TextIds, svg_cleanup
 from glassgrad.viz.walking import (  # re-exported: the figures import them from here
     GraphIds as GraphIds,
 )
@@ -110,11 +110,11 @@ from glassgrad.viz.walking import (
 
 def render_figure(
     dot_source: str,
-    element_attrs: Mapping[str, Mapping[str, object]],
+    element_attrs: ElementAttrs,
     *,
     title: str,
     prefix: str,
-    text_ids: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    text_ids: TextIds | None = None,
     render: Render | None = None,
     **figure: Any,
 ) -> Drawing:

@@ -17,6 +17,11 @@ _PREFIX = {SVG: "", XLINK: "xlink:"}
 _SHAPES = ("path", "polygon", "ellipse", "polyline")
 _ROLES = {colour: role for role, colour in COLOURS.items()}
 
+ElementAttrs = Mapping[str, Mapping[str, object]]
+"""The ``data-gg-*`` attributes to add to each ``<g>``, by its id."""
+TextIds = Mapping[str, Sequence[tuple[str, str]]]
+"""The ids to give texts, by the id of their ``<g>``: ``(role, id)`` names the last ``gg-t-{role}`` text."""
+
 
 def _name(qualified: str) -> str:
     """A parsed tag or attribute name as SVG writes it: ``{svg}path`` -> ``path``, ``{xlink}href`` -> ``xlink:href``."""
@@ -109,12 +114,7 @@ def _annotate(
 
 
 def svg_cleanup(
-    svg: str,
-    element_attrs: Mapping[str, Mapping[str, object]],
-    title: str,
-    prefix: str,
-    *,
-    text_ids: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    svg: str, element_attrs: ElementAttrs, title: str, prefix: str, *, text_ids: TextIds | None = None
 ) -> tuple[str, float]:
     """Graphviz's SVG made inline-ready, and its natural width in CSS pixels.
 
