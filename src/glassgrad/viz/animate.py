@@ -39,6 +39,19 @@ __all__ = [  # the players' markup lives in glassgrad.viz.players; these names s
 ORDER_MAX_VALUES = 100  # each frame of animate_order marks every value: its HTML grows with values² (about 3 MB here)
 
 
+def _event_text(event: Any, shown: str, via: str, placed: int) -> str:
+    """What the player says for one event of the walk on the node named `shown`, reached `via` a link;
+    `placed` values are in the list after it."""
+    if event.kind == "enter" and event.depth == 0:
+        return f"Visit {shown}, the root: follow its saved links in stored order."
+    if event.kind == "enter":
+        return f"Follow {via} to {shown}: visit it{', then its own parents first' if event.node.parents else ''}."
+    if event.kind == "skip":
+        return f"Follow {via} to {shown}: already in the list (seen), so skip it."
+    reason = f"All parents of {shown} are in the list" if event.node.parents else "It has no parents"
+    return f"{reason}: append {shown} (position {placed})."
+
+
 def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
     """A "Start" frame, one frame per event of `walk` from `root`, then "Reverse" (the backward schedule)."""
     events: list[Any] = []
@@ -77,19 +90,10 @@ def order_frames(root: Value, ids: GraphIds) -> list[dict[str, Any]]:
             edge, via = ids.edge_id(output, k), f"{name[output]}.parents[{k}]"
         if event.kind == "enter":
             path.append(node)
-            if event.depth == 0:
-                text = f"Visit {name[node]}, the root: follow its saved links in stored order."
-            else:
-                text = (
-                    f"Follow {via} to {name[node]}: visit it{', then its own parents first' if node.parents else ''}."
-                )
-        elif event.kind == "skip":
-            text = f"Follow {via} to {name[node]}: already in the list (seen), so skip it."
-        else:
+        elif event.kind == "append":
             path.pop()
             order.append(node)
-            reason = f"All parents of {name[node]} are in the list" if node.parents else "It has no parents"
-            text = f"{reason}: append {name[node]} (position {len(order)})."
+        text = _event_text(event, name[node], via, len(order))
         marks = marks_now()
         css = {"enter": "gg-current", "skip": "gg-skipped", "append": "gg-appended"}[event.kind]
         marks[ids.node_id(node)].append(css)
