@@ -227,7 +227,8 @@ def dependency_safe_order(root: Value) -> list[Value]:
 
 
 class GraphTooLarge(ValueError):
-    """Raised by `walk_parents` as soon as a graph passes its `max_values` or `max_links`."""
+    """Raised by `walk_parents` as soon as a graph passes its `max_values` or `max_links`: `what` passed it
+    (``"values"`` or ``"links"``), and `limit` is the number it passed."""
 
     def __init__(self, what: str, limit: int) -> None:
         super().__init__(f"the graph has more than {limit:,} {what}")
@@ -243,7 +244,8 @@ def walk_parents(
     max_links: int | None = None,
     describe: Callable[[Any], str] = _name,
 ) -> list[Any]:
-    """`dependency_safe_order` for any graph of the public shape: the same order, read through ``parents[k].value``.
+    """`dependency_safe_order` of `root`'s graph, for any graph of the public shape: the same order, read through
+    ``parents[k].value``.
 
     For what draws or checks graphs it did not build: a `glassgrad.Value`, a `glassgrad.scratch.Value` or any
     node with ``parents`` (links with ``.value``) alike, keyed by identity. It stops as soon as the graph

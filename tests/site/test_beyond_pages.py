@@ -14,8 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
-from conftest import REPO, Visit, page_html, site_pages
+from helpers import REPO, Visit, page_html, site_pages
 
 pytestmark = pytest.mark.site
 

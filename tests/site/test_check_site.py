@@ -12,8 +12,7 @@ from pathlib import Path
 
 import markdown
 import markdown_exec
-
-from conftest import REPO
+from helpers import REPO
 
 SCRIPT = REPO / "scripts" / "check_site.py"
 

@@ -21,8 +21,8 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-
-from conftest import REPO, copy_tree, keep_only_pages
+from helpers import REPO
+from site_build import copy_tree, keep_only_pages
 
 pytestmark = pytest.mark.site
 
