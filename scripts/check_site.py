@@ -11,7 +11,9 @@ Fails (exit code 1, one line per problem) when a page holds
   stylesheet or font named inside an inline `<script>` or its attributes (a loader such as mkdocs-jupyter 0.27's
   MathJax, which fetches its URL once a notebook is shown): the site must request nothing outside itself;
 - a dead link: an `<a href>` inside the site to a file the site does not contain, or to a #fragment that is
-  not an id (or `<a name>`) of the page it points at.
+  not an id (or `<a name>`) of the page it points at;
+- a canonical link (or a sitemap.xml entry) to a local address (`localhost`, `127.0.0.1`, ...): a site built with a
+  `site_url` meant for the local server.
 
 `--sources DOCS` also reads the Markdown pages under DOCS (their text, executed blocks' printed links included) and
 fails on a relative link that names neither a file of DOCS nor a page of the nav (mkdocs.yml beside DOCS: a page a hook
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import ipaddress
 import re
 import sys
 from html.parser import HTMLParser
@@ -53,6 +56,7 @@ MARKDOWN_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+
 """An inline link or image, `[text](target)`, or a reference definition, `[name]: target`, anywhere in the text."""
 NAV_PAGE = re.compile(r"^\s*- (?:[^:\n]+: )?([\w./-]+\.(?:md|ipynb))\s*$", re.MULTILINE)
 """A page of mkdocs.yml's nav, `- chapters/1-pytorch.md` or `- Notebook: notebook/tutorial.ipynb`."""
+SITEMAP_LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
 
 
 class Page(HTMLParser):
@@ -64,6 +68,7 @@ class Page(HTMLParser):
         self.assets: list[str] = []  # stylesheets and scripts
         self.anchors: set[str] = set()  # ids and <a name>: what a #fragment can point at
         self.foreign: list[str] = []  # scripts, stylesheets and fonts this page would load from another origin
+        self.canonical: list[str] = []  # <link rel="canonical" href>: the page's published address
         self._inside = ""  # "script" or "style" while in one of these elements
         self.feed(text)
         self.close()
@@ -76,6 +81,8 @@ class Page(HTMLParser):
             self.anchors.add(values["name"])
         if tag == "a" and "href" in values:
             self.links.append(values["href"])
+        if tag == "link" and "canonical" in values.get("rel", "").split():
+            self.canonical.append(values.get("href", ""))
         if tag == "link" and "stylesheet" in values.get("rel", "").split() and values.get("href"):
             self.assets.append(values["href"])
         if tag == "script" and values.get("src"):
@@ -105,6 +112,18 @@ def is_foreign(url: str) -> bool:
     """Whether `url` points at another origin (`https://...`, `//host/...`); data: and blob: URLs are the page's own."""
     parts = urlsplit(url.strip())
     return bool(parts.netloc) or parts.scheme not in ("", "data", "blob")
+
+
+def is_local(url: str) -> bool:
+    """Whether `url` names this machine (`localhost`, a loopback or unspecified address): no published site's."""
+    host = (urlsplit(url.strip()).hostname or "").rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
 
 
 def foreign_in_css(css: str) -> list[str]:
@@ -151,6 +170,9 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
         tex = len(TEX_LEFT.findall(page))
         if tex:
             found.append(f"{name}: {tex} formula(s) left as TeX, not MathML")
+        for url in parsed.canonical:
+            if is_local(url):
+                found.append(f"{name}: canonical link to {url}, a local address (site_url: the published one, or none)")
         for url in sorted(set(parsed.foreign)):
             found.append(f"{name}: loads {url} from another origin (the site must request nothing outside itself)")
         for url in parsed.assets:
@@ -173,6 +195,14 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
     for stylesheet in sorted(site.rglob("*.css")):
         for url in sorted(set(foreign_in_css(stylesheet.read_text(encoding="utf-8", errors="replace")))):
             found.append(f"{stylesheet.relative_to(site).as_posix()}: loads {url} from another origin")
+    sitemap = site / "sitemap.xml"
+    local = (
+        [url for url in SITEMAP_LOC.findall(sitemap.read_text(encoding="utf-8")) if is_local(url)]
+        if sitemap.is_file()
+        else []
+    )
+    if local:
+        found.append(f"sitemap.xml: {len(local)} address(es) on this machine, such as {local[0]} (site_url is local)")
     return found
 
 
@@ -227,7 +257,8 @@ def main(argv: list[str]) -> int:
     pages = sum(1 for _ in site.rglob("*.html"))
     print(
         f"check_site: {pages} pages, {len(found)} problem(s)"
-        + ("" if found else ": no failed block, no TeX, no missing asset, nothing from another origin, no dead link")
+        + ("" if found else ": no failed block, no TeX, no missing asset, nothing from another origin, no dead link,")
+        + ("" if found else " no local address in a canonical link or the sitemap")
         + (f" (not built, links to it not counted: {', '.join(arguments.not_built)})" if arguments.not_built else "")
     )
     return 1 if found else 0

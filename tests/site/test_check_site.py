@@ -154,3 +154,27 @@ def test_a_script_stylesheet_or_font_from_another_origin_fails(tmp_path: Path) -
         "check_site: chapter/index.html: loads https://unpkg.com/x@1/x.min.js from another origin (the site must request nothing outside itself)",
         "check_site: style.css: loads https://cdn.example.org/more.css from another origin",
     ]
+
+
+def test_a_canonical_link_or_sitemap_entry_to_this_machine_fails(tmp_path: Path) -> None:
+    """A site built with a local site_url is named: each page's canonical link, and the sitemap once."""
+    site = site_with(tmp_path, "", '<link rel="canonical" href="http://127.0.0.1:8000/chapter/">')
+    (site / "index.html").write_text('<html><head><link rel="canonical" href="http://localhost/"></head></html>')
+    (site / "sitemap.xml").write_text(
+        "<urlset><url><loc>https://example.org/docs/</loc></url><url><loc>http://[::1]:8000/chapter/</loc></url></urlset>"
+    )
+    finished = check(site)
+    assert finished.returncode == 1
+    assert sorted(finished.stderr.splitlines()) == [
+        "check_site: chapter/index.html: canonical link to http://127.0.0.1:8000/chapter/, a local address (site_url: the published one, or none)",
+        "check_site: index.html: canonical link to http://localhost/, a local address (site_url: the published one, or none)",
+        "check_site: sitemap.xml: 1 address(es) on this machine, such as http://[::1]:8000/chapter/ (site_url is local)",
+    ]
+
+
+def test_a_published_canonical_link_and_sitemap_pass(tmp_path: Path) -> None:
+    site = site_with(tmp_path, "", '<link rel="canonical" href="https://example.org/docs/chapter/">')
+    (site / "sitemap.xml").write_text("<urlset><url><loc>https://example.org/docs/chapter/</loc></url></urlset>")
+    finished = check(site)
+    assert finished.returncode == 0, finished.stderr
+    assert "no local address in a canonical link or the sitemap" in finished.stdout
