@@ -136,17 +136,35 @@ def text_of(page: str) -> str:
     return html.unescape(TAG.sub("", page))
 
 
-def target_of(site: Path, page_path: Path, url: str) -> tuple[str, Path, str] | None:
-    """(site path, file, fragment) that `url`, linked from `page_path`, points at; None for a URL outside the site."""
+def site_path(site: Path) -> str:
+    """The path the site is built for (``/glassgrad/``: its absolute links start there), from Home's canonical link."""
+    home = site / "index.html"
+    canonical = Page(home.read_text(encoding="utf-8", errors="replace")).canonical if home.is_file() else []
+    path = urlsplit(canonical[0]).path if canonical else "/"
+    return path if path.endswith("/") else path + "/"
+
+
+def target_of(site: Path, page_path: Path, url: str, base: str = "/") -> tuple[str, Path, str] | None:
+    """(site path, file, fragment) that `url`, linked from `page_path`, points at; None for a URL outside the site.
+
+    `base`: the path the site is built for; an absolute link under it names a file of the site.
+    """
     parts = urlsplit(url)
     if parts.scheme or parts.netloc:
         return None  # outside the site: the privacy plugin and the browser tests guard those
-    page_url = "/" + page_path.relative_to(site).as_posix()
+    page_url = base + page_path.relative_to(site).as_posix()
     target = urlsplit(urljoin(page_url, url))
-    file = site / unquote(target.path).lstrip("/")
-    if target.path.endswith("/") or file.is_dir():
+    if not target.path.startswith(base):  # an absolute path above the site's own: no file of the site
+        return (
+            target.path,
+            site.parent / "outside-the-site" / unquote(target.path).lstrip("/"),
+            unquote(target.fragment),
+        )
+    where = "/" + target.path[len(base) :]
+    file = site / unquote(where).lstrip("/")
+    if where.endswith("/") or file.is_dir():
         file = file / "index.html"
-    return target.path, file, unquote(target.fragment)
+    return where, file, unquote(target.fragment)
 
 
 def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
@@ -158,6 +176,7 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
     excused = tuple(f"/{source.strip('/')}/" for source in not_built)  # the file, as a folder prefix below
     excused += tuple(f"/{Path(source.strip('/')).with_suffix('').as_posix()}/" for source in not_built)
     paths = sorted(site.rglob("*.html"))
+    base = site_path(site)
     texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in paths}
     pages = {path: Page(text) for path, text in texts.items()}
     found = []
@@ -176,15 +195,17 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
         for url in sorted(set(parsed.foreign)):
             found.append(f"{name}: loads {url} from another origin (the site must request nothing outside itself)")
         for url in parsed.assets:
-            target = target_of(site, path, url)
+            target = target_of(site, path, url, base)
             if target and not target[1].is_file():
                 found.append(f"{name}: links {target[0]}, which the site does not contain")
         for url in parsed.links:
-            target = target_of(site, path, url)
+            target = target_of(site, path, url, base)
             if target is None or url in TOP_OF_PAGE or (target[0] + "/").startswith(excused):
                 continue
             where, file, fragment = target
-            if not file.is_file():
+            if not file.is_relative_to(site):
+                found.append(f"{name}: dead link {url} (outside {base}, the path the site is built for)")
+            elif not file.is_file():
                 found.append(f"{name}: dead link {url} (the site has no {file.relative_to(site).as_posix()})")
             elif fragment.startswith("code=") and where.endswith("/playground/"):
                 continue  # a program for the Playground to open (#code=, base64url), not an id

@@ -178,3 +178,17 @@ def test_a_published_canonical_link_and_sitemap_pass(tmp_path: Path) -> None:
     finished = check(site)
     assert finished.returncode == 0, finished.stderr
     assert "no local address in a canonical link or the sitemap" in finished.stdout
+
+
+def test_absolute_links_resolve_under_the_path_the_site_is_built_for(tmp_path: Path) -> None:
+    """A site built for https://example.org/docs/ (its 404 page links absolutely): /docs/... is the site's own."""
+    site = site_with(tmp_path, '<a href="/docs/chapter/">ok</a> <a href="/chapter/">outside the site</a>')
+    (site / "index.html").write_text(
+        '<html><head><link rel="canonical" href="https://example.org/docs/"></head></html>'
+    )
+    (site / "404.html").write_text('<html><head><link rel="stylesheet" href="/docs/style.css"></head></html>')
+    finished = check(site)
+    assert finished.returncode == 1
+    assert finished.stderr.splitlines() == [
+        "check_site: chapter/index.html: dead link /chapter/ (outside /docs/, the path the site is built for)"
+    ]
