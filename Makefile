@@ -10,7 +10,7 @@ help:  ## list the targets
 setup:  ## create .venv and install glassgrad with every extra, Graphviz, Chromium and the playground's npm packages
 	@bash scripts/setup.sh
 
-# SITE_URL: serve at the root even when the environment sets the published URL (its /glassgrad/ path).
+# SITE_URL: serve at the root, not under the path of mkdocs.yml's published address (/glassgrad/).
 # --dirty: a save rebuilds the pages it changes (docs/hooks/fresh_modules.py adds the pages whose includes
 # or packages changed, and rebuilds the playground's bundle); --watch src: every package the pages import; not --strict, which a dirty build's warning would abort: a failing block shows on its page.
 # NOTEBOOK_EXECUTE=false: the notebook page shows the chapters' code; `make build` runs it.

@@ -11,7 +11,9 @@ Fails (exit code 1, one line per problem) when a page holds
   stylesheet or font named inside an inline `<script>` or its attributes (a loader such as mkdocs-jupyter 0.27's
   MathJax, which fetches its URL once a notebook is shown): the site must request nothing outside itself;
 - a dead link: an `<a href>` inside the site to a file the site does not contain, or to a #fragment that is
-  not an id (or `<a name>`) of the page it points at.
+  not an id (or `<a name>`) of the page it points at;
+- a canonical link (or a sitemap.xml entry) to a local address (`localhost`, `127.0.0.1`, ...): a site built with a
+  `site_url` meant for the local server.
 
 `--sources DOCS` also reads the Markdown pages under DOCS (their text, executed blocks' printed links included) and
 fails on a relative link that names neither a file of DOCS nor a page of the nav (mkdocs.yml beside DOCS: a page a hook
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import ipaddress
 import re
 import sys
 from html.parser import HTMLParser
@@ -53,6 +56,7 @@ MARKDOWN_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+
 """An inline link or image, `[text](target)`, or a reference definition, `[name]: target`, anywhere in the text."""
 NAV_PAGE = re.compile(r"^\s*- (?:[^:\n]+: )?([\w./-]+\.(?:md|ipynb))\s*$", re.MULTILINE)
 """A page of mkdocs.yml's nav, `- chapters/1-pytorch.md` or `- Notebook: notebook/tutorial.ipynb`."""
+SITEMAP_LOC = re.compile(r"<loc>\s*([^<\s]+)\s*</loc>")
 
 
 class Page(HTMLParser):
@@ -64,6 +68,7 @@ class Page(HTMLParser):
         self.assets: list[str] = []  # stylesheets and scripts
         self.anchors: set[str] = set()  # ids and <a name>: what a #fragment can point at
         self.foreign: list[str] = []  # scripts, stylesheets and fonts this page would load from another origin
+        self.canonical: list[str] = []  # <link rel="canonical" href>: the page's published address
         self._inside = ""  # "script" or "style" while in one of these elements
         self.feed(text)
         self.close()
@@ -76,6 +81,8 @@ class Page(HTMLParser):
             self.anchors.add(values["name"])
         if tag == "a" and "href" in values:
             self.links.append(values["href"])
+        if tag == "link" and "canonical" in values.get("rel", "").split():
+            self.canonical.append(values.get("href", ""))
         if tag == "link" and "stylesheet" in values.get("rel", "").split() and values.get("href"):
             self.assets.append(values["href"])
         if tag == "script" and values.get("src"):
@@ -107,6 +114,18 @@ def is_foreign(url: str) -> bool:
     return bool(parts.netloc) or parts.scheme not in ("", "data", "blob")
 
 
+def is_local(url: str) -> bool:
+    """Whether `url` names this machine (`localhost`, a loopback or unspecified address): no published site's."""
+    host = (urlsplit(url.strip()).hostname or "").rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
+
+
 def foreign_in_css(css: str) -> list[str]:
     """The URLs of another origin that a stylesheet imports or loads (fonts, images, other stylesheets)."""
     return [url for match in CSS_URL.finditer(css) if is_foreign(url := match[1] or match[2])]
@@ -117,17 +136,35 @@ def text_of(page: str) -> str:
     return html.unescape(TAG.sub("", page))
 
 
-def target_of(site: Path, page_path: Path, url: str) -> tuple[str, Path, str] | None:
-    """(site path, file, fragment) that `url`, linked from `page_path`, points at; None for a URL outside the site."""
+def site_path(site: Path) -> str:
+    """The path the site is built for (``/glassgrad/``: its absolute links start there), from Home's canonical link."""
+    home = site / "index.html"
+    canonical = Page(home.read_text(encoding="utf-8", errors="replace")).canonical if home.is_file() else []
+    path = urlsplit(canonical[0]).path if canonical else "/"
+    return path if path.endswith("/") else path + "/"
+
+
+def target_of(site: Path, page_path: Path, url: str, base: str = "/") -> tuple[str, Path, str] | None:
+    """(site path, file, fragment) that `url`, linked from `page_path`, points at; None for a URL outside the site.
+
+    `base`: the path the site is built for; an absolute link under it names a file of the site.
+    """
     parts = urlsplit(url)
     if parts.scheme or parts.netloc:
         return None  # outside the site: the privacy plugin and the browser tests guard those
-    page_url = "/" + page_path.relative_to(site).as_posix()
+    page_url = base + page_path.relative_to(site).as_posix()
     target = urlsplit(urljoin(page_url, url))
-    file = site / unquote(target.path).lstrip("/")
-    if target.path.endswith("/") or file.is_dir():
+    if not target.path.startswith(base):  # an absolute path above the site's own: no file of the site
+        return (
+            target.path,
+            site.parent / "outside-the-site" / unquote(target.path).lstrip("/"),
+            unquote(target.fragment),
+        )
+    where = "/" + target.path[len(base) :]
+    file = site / unquote(where).lstrip("/")
+    if where.endswith("/") or file.is_dir():
         file = file / "index.html"
-    return target.path, file, unquote(target.fragment)
+    return where, file, unquote(target.fragment)
 
 
 def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
@@ -139,6 +176,7 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
     excused = tuple(f"/{source.strip('/')}/" for source in not_built)  # the file, as a folder prefix below
     excused += tuple(f"/{Path(source.strip('/')).with_suffix('').as_posix()}/" for source in not_built)
     paths = sorted(site.rglob("*.html"))
+    base = site_path(site)
     texts = {path: path.read_text(encoding="utf-8", errors="replace") for path in paths}
     pages = {path: Page(text) for path, text in texts.items()}
     found = []
@@ -151,18 +189,23 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
         tex = len(TEX_LEFT.findall(page))
         if tex:
             found.append(f"{name}: {tex} formula(s) left as TeX, not MathML")
+        for url in parsed.canonical:
+            if is_local(url):
+                found.append(f"{name}: canonical link to {url}, a local address (site_url: the published one, or none)")
         for url in sorted(set(parsed.foreign)):
             found.append(f"{name}: loads {url} from another origin (the site must request nothing outside itself)")
         for url in parsed.assets:
-            target = target_of(site, path, url)
+            target = target_of(site, path, url, base)
             if target and not target[1].is_file():
                 found.append(f"{name}: links {target[0]}, which the site does not contain")
         for url in parsed.links:
-            target = target_of(site, path, url)
+            target = target_of(site, path, url, base)
             if target is None or url in TOP_OF_PAGE or (target[0] + "/").startswith(excused):
                 continue
             where, file, fragment = target
-            if not file.is_file():
+            if not file.is_relative_to(site):
+                found.append(f"{name}: dead link {url} (outside {base}, the path the site is built for)")
+            elif not file.is_file():
                 found.append(f"{name}: dead link {url} (the site has no {file.relative_to(site).as_posix()})")
             elif fragment.startswith("code=") and where.endswith("/playground/"):
                 continue  # a program for the Playground to open (#code=, base64url), not an id
@@ -173,6 +216,14 @@ def problems(site: Path, not_built: tuple[str, ...] = ()) -> list[str]:
     for stylesheet in sorted(site.rglob("*.css")):
         for url in sorted(set(foreign_in_css(stylesheet.read_text(encoding="utf-8", errors="replace")))):
             found.append(f"{stylesheet.relative_to(site).as_posix()}: loads {url} from another origin")
+    sitemap = site / "sitemap.xml"
+    local = (
+        [url for url in SITEMAP_LOC.findall(sitemap.read_text(encoding="utf-8")) if is_local(url)]
+        if sitemap.is_file()
+        else []
+    )
+    if local:
+        found.append(f"sitemap.xml: {len(local)} address(es) on this machine, such as {local[0]} (site_url is local)")
     return found
 
 
@@ -227,7 +278,8 @@ def main(argv: list[str]) -> int:
     pages = sum(1 for _ in site.rglob("*.html"))
     print(
         f"check_site: {pages} pages, {len(found)} problem(s)"
-        + ("" if found else ": no failed block, no TeX, no missing asset, nothing from another origin, no dead link")
+        + ("" if found else ": no failed block, no TeX, no missing asset, nothing from another origin, no dead link,")
+        + ("" if found else " no local address in a canonical link or the sitemap")
         + (f" (not built, links to it not counted: {', '.join(arguments.not_built)})" if arguments.not_built else "")
     )
     return 1 if found else 0

@@ -1,10 +1,12 @@
 """Shared pytest fixtures: the documentation site is built once per run, and one Chromium serves every browser test.
 
-Use the `built_site` fixture (a `pathlib.Path` to the built site) and `page_html(site, "chapters/1-pytorch/")`
+Use the `built_site` fixture (a `pathlib.Path` to the built site) and `helpers.page_html(site, "chapters/1-pytorch/")`
 to read one page; `site_url` serves it; `visit(path)` opens it in Chromium (`browser`, driven by Playwright). Tests that use `built_site` get the
 `site` marker here (`pytest -m "not site"` skips them; mark a test that builds a copy of its own yourself) and run
 after the others, while the site builds.
-Plain helpers (parsing pages, loading the docs' code, PyTorch twins): tests/helpers.py.
+Plain helpers (parsing pages, loading the docs' code, PyTorch twins, `Visit`): tests/helpers.py; builds of the
+site and of trimmed copies: tests/site_build.py. Tests import those, never this file (pytest imports it under a name
+of its own: an import by name would load it twice).
 
 `make test` runs on both cores (pytest-xdist, ``-n 2`` in pyproject.toml): each worker is its own session,
 so the build is shared through a lock file (the pattern of xdist's documentation), and each worker has its
@@ -18,143 +20,27 @@ import http.server
 import os
 import re
 import shutil
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from filelock import FileLock
-from helpers import REPO
+from helpers import REPO, Visit
 from hypothesis import HealthCheck, settings
+from site_build import BUILD_TIMEOUT, start_build
 
 # The one hypothesis profile: no deadline and no speed health check (the machine is shared, and a graph
 # test's time depends on the graph drawn), 60 examples per property.
 settings.register_profile("glassgrad", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("glassgrad")
 
-BUILD_TIMEOUT = 600
-"""Seconds one ``mkdocs build`` may take before the test fails (a build takes about a minute here)."""
-
 SITE_TEST_TIMEOUT = BUILD_TIMEOUT + 120
 """pytest-timeout's limit for a `site` test (it may wait for the shared build, or build copies); others get
 pyproject.toml's ``timeout``."""
-
-
-@dataclass
-class SiteBuild:
-    """A ``mkdocs build --strict`` running in its own process (see `start_build`); `finish` waits for it."""
-
-    root: Path
-    destination: Path
-    process: subprocess.Popen[str]
-    log: IO[str]  # output goes to a file: a full pipe would stall the build
-
-    def finish(self, *, check: bool = True) -> subprocess.CompletedProcess[str]:
-        """Wait for the build; return it like `subprocess.run` would (``stdout`` holds the whole log).
-
-        Raises `AssertionError` with one line per problem, then the whole log, when `check` and it failed.
-        """
-        try:
-            returncode = self.process.wait(timeout=BUILD_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            raise
-        finally:
-            self.log.seek(0)
-            output = self.log.read()
-            self.log.close()
-        finished = subprocess.CompletedProcess(self.process.args, returncode, output, "")
-        if check and returncode != 0:
-            # One line per problem first (the hooks put the page and block in it), then the whole log.
-            headlines = [line for line in output.splitlines() if line.startswith(("WARNING", "ERROR"))]
-            raise AssertionError(f"mkdocs build failed in {self.root}:\n" + "\n".join(headlines) + f"\n\n{output}")
-        return finished
-
-
-def start_build(root: Path, destination: Path, *, pythonpath: Path | None = None, notebook: bool = True) -> SiteBuild:
-    """Start ``mkdocs build --strict`` on the tree at `root` into `destination`, in a fresh process.
-
-    Args:
-        root: folder holding ``mkdocs.yml`` (the build runs there, so relative paths resolve in that tree).
-        destination: output folder for the site.
-        pythonpath: a ``src`` folder to import glassgrad from instead of the installed one.
-        notebook: execute the notebook page (``False``: the page shows its code only).
-
-    Returns:
-        The running build; call its ``finish()`` to wait for it.
-    """
-    # Its own notebook cache: two builds at once must not evict each other's entries.
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NOTEBOOK_CACHE_DIR": str(destination) + "-notebook-cache"}
-    if not notebook:
-        env["NOTEBOOK_EXECUTE"] = "false"
-    if pythonpath is not None:
-        # PYTHONPATH comes before the editable install, so the copy's engine is the one imported.
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH", "")]))
-    command = [sys.executable, "-m", "properdocs", "build", "--strict", "-f", "mkdocs.yml", "-d", str(destination)]
-    log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
-    process = subprocess.Popen(
-        command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, text=True
-    )
-    return SiteBuild(root, destination, process, log)
-
-
-def build_site(
-    root: Path, destination: Path, *, pythonpath: Path | None = None, check: bool = True, notebook: bool = True
-) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` on the tree at `root` into `destination`, in a fresh process, and wait.
-
-    Args:
-        root: folder holding ``mkdocs.yml`` (the build runs there, so relative paths resolve in that tree).
-        destination: output folder for the site.
-        pythonpath: a ``src`` folder to import glassgrad from instead of the installed one.
-        check: raise `AssertionError` with the build's log when it fails.
-        notebook: execute the notebook page (``False``: the page shows its code only).
-
-    Returns:
-        The finished process; ``stdout`` holds its whole log (stderr merged in), ``stderr`` is empty.
-    """
-    return start_build(root, destination, pythonpath=pythonpath, notebook=notebook).finish(check=check)
-
-
-def page_html(site: Path, page: str) -> str:
-    """The HTML of one built page, by its URL inside the site (``""`` for Home, ``"chapters/1-pytorch/"``)."""
-    path = site / page / "index.html" if not page.endswith(".html") else site / page
-    return path.read_text(encoding="utf-8")
-
-
-def copy_tree(destination: Path) -> Path:
-    """Copy what the build reads (mkdocs.yml, docs/ with the files `make setup` put there, src/) into `destination`."""
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".ipynb_checkpoints")
-    destination.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(REPO / "mkdocs.yml", destination / "mkdocs.yml")
-    for folder in ("docs", "src"):
-        shutil.copytree(REPO / folder, destination / folder, ignore=ignore)
-    return destination
-
-
-def keep_only_pages(tree: Path, pages: list[str]) -> None:
-    """Trim the copied `tree` to `pages` (paths under docs/): a quicker build, whose pages are as in the full site.
-
-    Every other page keeps only its front matter and title, so the nav, the sidebar and every link stay the same
-    while the build runs no code of theirs.
-    """
-    for page in (tree / "docs").rglob("*.md"):
-        relative = page.relative_to(tree / "docs").as_posix()
-        if relative in pages or relative.startswith(("hooks/", "snippets/")):
-            continue
-        text = page.read_text(encoding="utf-8")
-        front_matter = re.match(r"---\n.*?\n---\n", text, re.DOTALL)
-        title = re.search(r"^# .*$", text, re.MULTILINE)
-        page.write_text(
-            (front_matter[0] if front_matter else "") + (title[0] if title else "") + "\n", encoding="utf-8"
-        )
 
 
 def needs_site(item: pytest.Item) -> bool:
@@ -299,20 +185,36 @@ CHROMIUM_ARGS = [
 ]
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+class _SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site at `mount` (the path of its ``site_url``), as GitHub Pages does; quietly."""
+
+    mount = "/"
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(self.mount):
+            return str(Path(self.directory) / "outside-the-site")  # not found: the site lives under its path
+        return super().translate_path("/" + path[len(self.mount) :])
+
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         pass
 
 
+def published_path(site: Path) -> str:
+    """The path of the address the site was built for (``/glassgrad/``), from Home's canonical link; ``/`` if none."""
+    canonical = re.search(r'<link rel="canonical" href="([^"]+)"', (site / "index.html").read_text(encoding="utf-8"))
+    return urlsplit(canonical[1]).path if canonical else "/"
+
+
 @pytest.fixture(scope="session")
 def site_url(built_site: Path) -> Iterator[str]:
-    """The built site served on 127.0.0.1 (a free port) for the session."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    """The built site served on 127.0.0.1 (a free port) for the session, under the path it was built for."""
+    mount = published_path(built_site)
+    handler = functools.partial(type("Handler", (_SiteHandler,), {"mount": mount}), directory=str(built_site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}/"
+        yield f"http://127.0.0.1:{server.server_port}{mount}"
     finally:
         server.shutdown()
         server.server_close()
@@ -336,42 +238,6 @@ def browser() -> Iterator[Any]:
 
 DESKTOP = {"width": 1280, "height": 900}
 """The window `visit` opens pages in, unless a test asks for another."""
-
-
-SETTLED = """() => Promise.all(document.getAnimations()
-  .filter(animation => animation.effect && animation.effect.getComputedTiming().endTime !== Infinity)
-  .map(animation => animation.finished))"""
-"""Resolves once the page's finite CSS transitions and animations have ended (a fading text is paler than it will be)."""
-
-
-class Visit:
-    """One open page of the site, recording its console errors and every request that leaves the site."""
-
-    def __init__(self, page: Any, site_url: str) -> None:
-        self.page = page
-        self.errors: list[str] = []
-        self.outside: list[str] = []
-
-        def console(message: Any) -> None:
-            if message.type == "error":
-                self.errors.append(message.text)
-
-        def request(request: Any) -> None:
-            if not request.url.startswith((site_url, "data:", "blob:", "about:")):
-                self.outside.append(request.url)
-
-        self._listeners = {
-            "console": console,
-            "pageerror": lambda error: self.errors.append(str(error)),
-            "request": request,
-        }
-        for event, listener in self._listeners.items():
-            page.on(event, listener)
-
-    def stop_listening(self) -> None:
-        for event, listener in self._listeners.items():
-            self.page.remove_listener(event, listener)
-        self._listeners = {}
 
 
 @pytest.fixture(scope="session")
@@ -429,12 +295,3 @@ def visit(browser: Any, site_url: str, _desktop: dict[str, Any]) -> Iterator[Cal
         except Exception:  # noqa: BLE001 - a tab the test broke is replaced by the next visit
             page.context.close()
             _desktop.pop("page")
-
-
-def site_pages(site: Path) -> list[str]:
-    """Every page of the built site, as a URL path ("" for Home)."""
-    pages = []
-    for index in sorted(site.rglob("index.html")):
-        relative = index.parent.relative_to(site).as_posix()
-        pages.append("" if relative == "." else relative + "/")
-    return pages

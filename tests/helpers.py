@@ -250,3 +250,57 @@ def keep_inside(target: Any, site_url: str) -> tuple[list[str], list[str]]:
 
     target.route("**/*", guard)
     return fetched, outside
+
+
+# ---- the built site, in the browser ---------------------------------------------------------------------
+
+
+def page_html(site: Path, page: str) -> str:
+    """The HTML of one built page, by its URL inside the site (``""`` for Home, ``"chapters/1-pytorch/"``)."""
+    path = site / page / "index.html" if not page.endswith(".html") else site / page
+    return path.read_text(encoding="utf-8")
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every page of the built site, as a URL path ("" for Home)."""
+    pages = []
+    for index in sorted(site.rglob("index.html")):
+        relative = index.parent.relative_to(site).as_posix()
+        pages.append("" if relative == "." else relative + "/")
+    return pages
+
+
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter(animation => animation.effect && animation.effect.getComputedTiming().endTime !== Infinity)
+  .map(animation => animation.finished))"""
+"""Resolves once the page's finite CSS transitions and animations have ended (a fading text is paler than it will be)."""
+
+
+class Visit:
+    """One open page of the site, recording its console errors and every request that leaves the site."""
+
+    def __init__(self, page: Any, site_url: str) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+
+        def console(message: Any) -> None:
+            if message.type == "error":
+                self.errors.append(message.text)
+
+        def request(request: Any) -> None:
+            if not request.url.startswith((site_url, "data:", "blob:", "about:")):
+                self.outside.append(request.url)
+
+        self._listeners = {
+            "console": console,
+            "pageerror": lambda error: self.errors.append(str(error)),
+            "request": request,
+        }
+        for event, listener in self._listeners.items():
+            page.on(event, listener)
+
+    def stop_listening(self) -> None:
+        for event, listener in self._listeners.items():
+            self.page.remove_listener(event, listener)
+        self._listeners = {}

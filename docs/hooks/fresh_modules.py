@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import PluginError
+
 INCLUDE = re.compile(r"""^\s*-+8<-+\s+["']?([^"':\s]+)""", re.MULTILINE)
 
 PACKAGES = ("glassgrad", "glassgrad_runtime", "glassgrad_site")
@@ -47,13 +49,25 @@ def on_pre_build(config: Any) -> None:
 
 
 def _rebuild_playground_bundle(root: Path) -> None:
-    """scripts/site_assets.py's bundle, written only when its bytes change (so an unrelated edit rebuilds nothing)."""
-    spec = importlib.util.spec_from_file_location("_glassgrad_site_assets", root / "scripts" / "site_assets.py")
-    if spec is None or spec.loader is None:
-        return
+    """scripts/site_assets.py's bundle, written only when its bytes change (so an unrelated edit rebuilds nothing).
+
+    Raises:
+        PluginError: the script is missing, or cannot make the bundle (its own message says why).
+    """
+    script = root / "scripts" / "site_assets.py"
+    if not script.is_file():
+        raise PluginError(
+            f"serving rebuilds the playground's bundle with scripts/site_assets.py, which {root.resolve()} does not hold: "
+            "serve from a checkout of the project (the script needs pyproject.toml too)"
+        )
+    spec = importlib.util.spec_from_file_location("_glassgrad_site_assets", script)
+    assert spec is not None and spec.loader is not None  # a .py file that exists always has a loader
     site_assets = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(site_assets)
-    site_assets.write_if_changed(site_assets.BUNDLE, site_assets.playground_bundle())
+    try:
+        spec.loader.exec_module(site_assets)
+        site_assets.write_if_changed(site_assets.BUNDLE, site_assets.playground_bundle())
+    except (OSError, SystemExit) as error:  # a file it reads is missing, or it names what is (sys.exit)
+        raise PluginError(f"scripts/site_assets.py could not rebuild the playground's bundle: {error}") from error
 
 
 def _newest_package_files() -> dict[str, float]:

@@ -248,12 +248,13 @@ def walk_parents(
     max_links: int | None = None,
     describe: Callable[[Any], str] = _name,
 ) -> list[Any]:
-    """`dependency_safe_order` for any graph of the public shape: the same order, read through ``parents[k].value``.
+    """`dependency_safe_order` of `root`'s graph, for any graph of the public shape: the same order, read through
+    ``parents[k].value``.
 
     For what draws or checks graphs it did not build: `root` may be a `glassgrad.Value`, a
     `glassgrad.scratch.Value` or any node with ``parents`` (links with ``.value``) alike, keyed by identity.
-    It stops as soon as the graph passes `max_values` values or `max_links` links; when `events` is a list, every visit, skip and append
-    is added to it, as `trace_dependency_safe_order` records. `describe` names a node in the cycle error.
+    It stops as soon as the graph passes `max_values` values or `max_links` links; when `events` is a list,
+    every visit, skip and append is added to it, as `trace_dependency_safe_order` records. `describe` names a node in the cycle error.
     (`dependency_safe_order` reads a `Value`'s packed links directly: the one walk backward runs.)
 
     Raises:

@@ -1,9 +1,7 @@
-"""glassgrad.nn's pieces the lab trains with: softmax cross-entropy, the hidden activations, the lab's input
-features, and a one-neuron hidden layer, each against PyTorch in float64."""
+"""glassgrad.nn's pieces the lab trains with: softmax cross-entropy, the hidden activations and a one-neuron hidden
+layer, each against PyTorch in float64 (the lab's input features: tests/site/test_lab.py)."""
 
 from __future__ import annotations
-
-import math
 
 import pytest
 from hypothesis import given
@@ -11,8 +9,6 @@ from hypothesis import strategies as st
 
 from glassgrad import Value, backward
 from glassgrad.nn import MLP, softmax_cross_entropy
-from glassgrad_site.lab.model import features_of
-from glassgrad_site.lab.settings import FEATURES
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
@@ -71,16 +67,6 @@ def test_an_mlp_with_any_activation_is_pytorchs(activation: str, x: list[float],
         got = [w.grad for n in layer.neurons for w in n.w]
         assert got == pytest.approx(weights.grad.flatten().tolist(), rel=1e-9, abs=1e-12)
         assert [n.b.grad for n in layer.neurons] == pytest.approx(biases.grad.tolist(), rel=1e-9, abs=1e-12)
-
-
-@given(x1=st.floats(-4, 4), x2=st.floats(-4, 4))
-def test_the_labs_input_features_are_pytorchs(x1: float, x2: float) -> None:
-    a, b = torch.tensor(x1, dtype=torch.float64), torch.tensor(x2, dtype=torch.float64)
-    expected = [a, b, a * a, b * b, a * b, torch.sin(a), torch.sin(b)]
-    got = features_of(FEATURES, x1, x2)
-    assert got == pytest.approx([t.item() for t in expected], rel=1e-15, abs=1e-300)
-    assert got[:5] == [t.item() for t in expected[:5]]  # products: the same IEEE operations, the same bits
-    assert math.isfinite(sum(got))
 
 
 def test_an_unknown_activation_is_named() -> None:

@@ -6,8 +6,8 @@ import math
 from typing import Any
 
 import pytest
+from graphs import LINEAR_STEPS, rows
 from helpers import REPO, executed_blocks
-from test_seed import LINEAR_STEPS, rows
 
 import glassgrad.scratch as scratch
 from glassgrad.examples import linear_loss, sigmoid_neuron

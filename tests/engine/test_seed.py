@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from graphs import LINEAR_STEPS, rows
 
 from glassgrad import OrderEvent, Value, backward, dependency_safe_order, multiply, trace_dependency_safe_order
 from glassgrad.examples import linear_loss, sigmoid_neuron
@@ -14,18 +15,6 @@ LINEAR_EXPECTED = {
     "a": (7, -6), "y": (10, 6), "e": (-3, -6), "L": (9, 1),
 }  # fmt: skip
 """The tutorial's table for m = w·x, a = m + b, e = a - y, L = e² (compared with ==, as the tutorial does)."""
-
-LINEAR_STEPS = [
-    # output, parent, upstream, local, contribution, before, after
-    ("L", "e", 1, -6, -6, 0, -6),
-    ("e", "a", -6, 1, -6, 0, -6),
-    ("e", "y", -6, -1, 6, 0, 6),
-    ("a", "m", -6, 1, -6, 0, -6),
-    ("a", "b", -6, 1, -6, 0, -6),
-    ("m", "w", -6, 3, -18, 0, -18),
-    ("m", "x", -6, 2, -12, 0, -12),
-]
-"""The tutorial's seven-row backward trace of the first graph."""
 
 SIGMOID_EXPECTED = {
     "w": (0.5, -0.5), "x": (2.0, -0.125), "m": (1.0, -0.25),
@@ -55,11 +44,6 @@ ATOMIC_STEPS = (
     + TAIL_STEPS
 )
 """The tutorial's eleven reverse edges with the sigmoid as n = -z, q = exp(n), d = 1 + q, s = 1/d."""
-
-
-def rows(steps) -> list[tuple]:
-    """Each step as (output label, parent label, upstream, local, contribution, before, after)."""
-    return [(s.output.label, s.parent.label, s.upstream, s.local, s.contribution, s.before, s.after) for s in steps]
 
 
 def labels(nodes) -> list[str]:

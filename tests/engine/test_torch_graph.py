@@ -12,15 +12,13 @@ from pathlib import Path
 
 import pytest
 import torch
-from helpers import flat_text, run_snippets
+from helpers import flat_text, page_html, run_snippets
 
 from glassgrad import backward
 from glassgrad.examples import linear_loss, sigmoid_neuron
 from glassgrad.torch_graph import FREED, TorchGraph, walk
 from glassgrad.torch_reference import linear_tensors, neuron_tensors
 from glassgrad.viz.boxes import Arrow, Box, draw_boxes
-
-from conftest import page_html
 
 
 def leaf(number: float) -> torch.Tensor:

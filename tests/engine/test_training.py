@@ -204,10 +204,8 @@ def test_reference_page_has_an_entry_for_every_public_name(built_site) -> None:
     """Each public module of the API reference, and each public name in it, has its anchor (links can point at it)."""
     import importlib
 
-    from helpers import parse
+    from helpers import page_html, parse
     from test_docstrings import public_names
-
-    from conftest import page_html
 
     html = page_html(built_site, "reference/")
     anchors = parse(html).anchors

@@ -18,11 +18,9 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from helpers import keep_inside  # noqa: E402
+from helpers import SETTLED, keep_inside  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 from test_exercises import MISTAKES, broken, source  # noqa: E402  (the solutions the page shows, and one change to each)
-
-from conftest import SETTLED  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 

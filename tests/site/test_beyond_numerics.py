@@ -8,11 +8,9 @@ import sys
 
 import pytest
 import torch
-from helpers import flat_text, run_glassgrad, run_torch
+from helpers import flat_text, page_html, run_glassgrad, run_torch
 
 from glassgrad import backward, examples, gradcheck, ops, torch_reference
-
-from conftest import page_html
 
 mpmath = pytest.importorskip("mpmath")
 

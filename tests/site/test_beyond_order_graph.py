@@ -11,11 +11,9 @@ import math
 from pathlib import Path
 
 import pytest
-from helpers import flat_text, run_snippets
+from helpers import REPO, flat_text, page_html, run_snippets
 
 from glassgrad import backward, dependency_safe_order, scratch
-
-from conftest import REPO, page_html
 
 SNIPPETS = REPO / "docs" / "snippets" / "why_order"
 PAGE = "beyond/why-order/"

@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-
-from conftest import REPO, Visit, page_html, site_pages
+from helpers import REPO, Visit, page_html, site_pages
 
 pytestmark = pytest.mark.site
 
@@ -86,9 +86,11 @@ def test_not_found_page_gives_a_way_back_without_fetching_repository_facts(built
     text = visible_text(html)
     assert "Page not found" in text
     links = dict((text.strip(), href) for href, text in anchors(html[html.index("<article") :]))
-    assert links["The home page"] == "/"
-    assert links["Chapter 1: the whole example in PyTorch"] == "/chapters/1-pytorch/"
-    assert re.search(r'<form[^>]*action="/"[^>]*role="search"', html) and 'name="q"' in html
+    # Absolute (a missing page may be at any depth), under the published path: the site is built for its address.
+    root = urlsplit(PUBLISHED).path
+    assert links["The home page"] == root
+    assert links["Chapter 1: the whole example in PyTorch"] == f"{root}chapters/1-pytorch/"
+    assert re.search(rf'<form[^>]*action="{root}"[^>]*role="search"', html) and 'name="q"' in html
 
 
 @pytest.mark.browser

@@ -19,11 +19,11 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
+from helpers import Visit, site_pages  # noqa: E402
+
 from glassgrad import Value, backward, dependency_safe_order, trace_dependency_safe_order  # noqa: E402
 from glassgrad.examples import linear_loss, sigmoid_neuron  # noqa: E402
 from glassgrad.viz import fmt  # noqa: E402
-
-from conftest import Visit, site_pages  # noqa: E402
 
 pytestmark = pytest.mark.browser  # and `site`, from conftest, on each test that reads the built site
 

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import markdown
 import markdown_exec
-
-from conftest import REPO
+from helpers import REPO
 
 SCRIPT = REPO / "scripts" / "check_site.py"
 
@@ -154,4 +153,42 @@ def test_a_script_stylesheet_or_font_from_another_origin_fails(tmp_path: Path) -
         "check_site: chapter/index.html: loads https://fonts.example.org/css2?family=Roboto from another origin (the site must request nothing outside itself)",
         "check_site: chapter/index.html: loads https://unpkg.com/x@1/x.min.js from another origin (the site must request nothing outside itself)",
         "check_site: style.css: loads https://cdn.example.org/more.css from another origin",
+    ]
+
+
+def test_a_canonical_link_or_sitemap_entry_to_this_machine_fails(tmp_path: Path) -> None:
+    """A site built with a local site_url is named: each page's canonical link, and the sitemap once."""
+    site = site_with(tmp_path, "", '<link rel="canonical" href="http://127.0.0.1:8000/chapter/">')
+    (site / "index.html").write_text('<html><head><link rel="canonical" href="http://localhost/"></head></html>')
+    (site / "sitemap.xml").write_text(
+        "<urlset><url><loc>https://example.org/docs/</loc></url><url><loc>http://[::1]:8000/chapter/</loc></url></urlset>"
+    )
+    finished = check(site)
+    assert finished.returncode == 1
+    assert sorted(finished.stderr.splitlines()) == [
+        "check_site: chapter/index.html: canonical link to http://127.0.0.1:8000/chapter/, a local address (site_url: the published one, or none)",
+        "check_site: index.html: canonical link to http://localhost/, a local address (site_url: the published one, or none)",
+        "check_site: sitemap.xml: 1 address(es) on this machine, such as http://[::1]:8000/chapter/ (site_url is local)",
+    ]
+
+
+def test_a_published_canonical_link_and_sitemap_pass(tmp_path: Path) -> None:
+    site = site_with(tmp_path, "", '<link rel="canonical" href="https://example.org/docs/chapter/">')
+    (site / "sitemap.xml").write_text("<urlset><url><loc>https://example.org/docs/chapter/</loc></url></urlset>")
+    finished = check(site)
+    assert finished.returncode == 0, finished.stderr
+    assert "no local address in a canonical link or the sitemap" in finished.stdout
+
+
+def test_absolute_links_resolve_under_the_path_the_site_is_built_for(tmp_path: Path) -> None:
+    """A site built for https://example.org/docs/ (its 404 page links absolutely): /docs/... is the site's own."""
+    site = site_with(tmp_path, '<a href="/docs/chapter/">ok</a> <a href="/chapter/">outside the site</a>')
+    (site / "index.html").write_text(
+        '<html><head><link rel="canonical" href="https://example.org/docs/"></head></html>'
+    )
+    (site / "404.html").write_text('<html><head><link rel="stylesheet" href="/docs/style.css"></head></html>')
+    finished = check(site)
+    assert finished.returncode == 1
+    assert finished.stderr.splitlines() == [
+        "check_site: chapter/index.html: dead link /chapter/ (outside /docs/, the path the site is built for)"
     ]

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import markdown
 import pytest
-
-from conftest import REPO
+from helpers import REPO
 
 FENCE = re.compile(r"^```(?P<lang>\w+)(?P<options>[^\n]*)\n(?P<code>.*?)^```$", re.MULTILINE | re.DOTALL)
 

@@ -18,9 +18,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
-from helpers import nav_paths, url_of  # noqa: E402
-
-from conftest import SETTLED, Visit, site_pages  # noqa: E402
+from helpers import SETTLED, Visit, nav_paths, site_pages, url_of  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 

@@ -6,6 +6,7 @@ and whose chapter 1 ends with a block that raises.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shlex
@@ -15,12 +16,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import zipfile
 from html import unescape
 from pathlib import Path
 
 import pytest
-
-from conftest import REPO, copy_tree, keep_only_pages
+from helpers import REPO
+from site_build import copy_tree, keep_only_pages
 
 pytestmark = pytest.mark.site
 
@@ -104,22 +106,43 @@ def get(url: str, timeout: float = REQUEST_TIMEOUT) -> tuple[int, str]:
         return error.code, error.read().decode("utf-8", "replace")
 
 
-def test_serve_shows_the_failure_on_its_page_keeps_serving_and_reloads_the_fix(tmp_path: Path) -> None:
+SERVE_READS = ("Makefile", "pyproject.toml", "scripts/site_assets.py")
+"""What `make serve` reads beyond the build's tree: its flags, and the script (and the version it writes) that
+rebuilds the playground's bundle on every build (docs/hooks/fresh_modules.py)."""
+
+
+def serve_command(host: str) -> list[str]:
+    """`make serve` itself (its set-up taken as done), so the tests follow the Makefile's flags."""
+    return ["make", "--no-print-directory", "-o", "setup", "serve", f"HOST={host}", f"PY={shlex.quote(sys.executable)}"]
+
+
+def test_serve_without_the_bundle_script_stops_with_a_clear_message(tmp_path: Path) -> None:
     tree = raising_copy(tmp_path)
     (tree / "Makefile").write_bytes((REPO / "Makefile").read_bytes())
+    finished = subprocess.run(
+        serve_command(f"127.0.0.1:{free_port()}"),
+        cwd=tree,
+        env=environment(tree),
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=SERVE_TIMEOUT,
+    )
+    log = finished.stdout + finished.stderr
+    assert finished.returncode != 0, log[-3000:]
+    assert "scripts/site_assets.py" in log and f"which {tree} does not hold" in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
+
+
+def test_serve_shows_the_failure_on_its_page_keeps_serving_and_reloads_the_fix(tmp_path: Path) -> None:
+    tree = raising_copy(tmp_path)
+    for name in SERVE_READS:
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_bytes((REPO / name).read_bytes())
     host = f"127.0.0.1:{free_port()}"
     base = f"http://{host}/"
     log = (tmp_path / "serve.log").open("w+", encoding="utf-8")
-    # `make serve` itself (its set-up taken as done), so the test follows the Makefile's flags.
-    command = [
-        "make",
-        "--no-print-directory",
-        "-o",
-        "setup",
-        "serve",
-        f"HOST={host}",
-        f"PY={shlex.quote(sys.executable)}",
-    ]
+    command = serve_command(host)
     server = subprocess.Popen(
         command,
         cwd=tree,
@@ -172,14 +195,19 @@ def test_serve_shows_the_failure_on_its_page_keeps_serving_and_reloads_the_fix(t
         for page in ("", "chapters/1-pytorch/"):
             status, html = get(base + page)
             assert status == 200 and "RuntimeError: engine broken for the test" in unescape(html), page or "Home"
+        # The playground's Python imports the edited engine too: the served bundle holds the edit.
+        with urllib.request.urlopen(base + "assets/playground/glassgrad.zip", timeout=REQUEST_TIMEOUT) as response:
+            bundle = zipfile.ZipFile(io.BytesIO(response.read()))
+        assert "engine broken for the test" in bundle.read("glassgrad/__init__.py").decode()
         engine.write_text(working, encoding="utf-8")
         status, fixed = get(f"{base}livereload/{newer}/3", timeout=SERVE_TIMEOUT)
         assert int(fixed) > int(newer)
         status, chapter = get(base + "chapters/1-pytorch/")
         assert "gg-exec-failure" not in chapter and "The answer is 42." in chapter
     finally:
-        os.killpg(server.pid, 15)  # make and the properdocs it started
-        server.wait(timeout=10)
+        if server.poll() is None:  # an exited server was reported above
+            os.killpg(server.pid, 15)  # make and the properdocs it started
+            server.wait(timeout=10)
         log.close()
 
 

@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 torch_reference = pytest.importorskip("glassgrad.torch_reference")
 
-from glassgrad_site.explore import compute  # noqa: E402
+from helpers import Visit  # noqa: E402
 
-from conftest import Visit  # noqa: E402
+from glassgrad_site.explore import compute  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 
@@ -12,8 +13,8 @@ from hypothesis import strategies as st
 from glassgrad import Value, backward, dependency_safe_order
 from glassgrad_site.lab import page as lab
 from glassgrad_site.lab.graph import collapse, neuron_view
-from glassgrad_site.lab.model import Lab
-from glassgrad_site.lab.settings import DEFAULTS
+from glassgrad_site.lab.model import Lab, features_of
+from glassgrad_site.lab.settings import DEFAULTS, FEATURES
 
 from strategies import build_glassgrad, build_torch, error_scales, programs
 
@@ -220,3 +221,14 @@ def test_inspect_shows_either_view_and_a_step_rewrites_the_one_drawn() -> None:
         numbers = lab.step(1, 2, shown["neurons"])["numbers"]
         assert set(numbers) == set(shown["numbers"]) and numbers != shown["numbers"]
         assert all(f'id="{key}"' in shown["html"] for key in numbers if key.endswith("-grad"))
+
+
+@given(x1=st.floats(-4, 4), x2=st.floats(-4, 4))
+def test_the_labs_input_features_are_pytorchs(x1: float, x2: float) -> None:
+    torch = pytest.importorskip("torch")
+    a, b = torch.tensor(x1, dtype=torch.float64), torch.tensor(x2, dtype=torch.float64)
+    expected = [a, b, a * a, b * b, a * b, torch.sin(a), torch.sin(b)]
+    got = features_of(FEATURES, x1, x2)
+    assert got == pytest.approx([t.item() for t in expected], rel=1e-15, abs=1e-300)
+    assert got[:5] == [t.item() for t in expected[:5]]  # products: the same IEEE operations, the same bits
+    assert math.isfinite(sum(got))

@@ -18,10 +18,10 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 
+from helpers import Visit  # noqa: E402
+
 from glassgrad import Value  # noqa: E402
 from glassgrad.nn import MLP  # noqa: E402
-
-from conftest import Visit  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 

@@ -18,13 +18,12 @@ from urllib.parse import urljoin, urlsplit
 
 import nbformat
 import pytest
-from helpers import executed_blocks, load_module, parse, text_of
+from helpers import REPO, Visit, executed_blocks, load_module, page_html, parse, text_of
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from mkdocs.exceptions import PluginError
 from nbclient import NotebookClient
-
-from conftest import REPO, Visit, build_site, page_html
+from site_build import build_site
 
 DOCS = REPO / "docs"
 PAGE = "notebook/tutorial/"

@@ -1,9 +1,11 @@
-"""The wheel: built from a copy of the checkout, installed alone into a fresh venv, and the engine works there.
-The sdist: the project's source with the whole of tests/, whose tests run from it unpacked.
+"""The sdist: the project's source with the whole of tests/. The wheel: built from the unpacked sdist (a packager's
+route), installed alone into a fresh venv, and the engine works there; the sdist's engine tests pass against it.
 
 `pip install glassgrad` promises an engine with no dependencies: this installs the wheel with
 ``--no-deps --no-index`` next to nothing else and checks that glassgrad imports, computes the
-README's example, and loads only the standard library (no torch, no graphviz).
+README's example, and loads only the standard library (no torch, no graphviz). Then the sdist's tests of the
+engine and its figures, and the installed package's doctests, run against the wheel installed in another venv
+(``--import-mode=importlib``, no PYTHONPATH): what CONTRIBUTING.md tells a packager to run.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import textwrap
 import venv
@@ -64,45 +67,63 @@ CHECK_IN_FRESH_VENV = textwrap.dedent(
 )
 
 
+def project_files() -> list[str]:
+    """The project's files as git sees them (tracked, and new ones not ignored): what a fresh clone would hold."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-coz", "--exclude-standard"], cwd=REPO, check=True, capture_output=True, timeout=60
+    )
+    return [name for name in listed.stdout.decode().split("\0") if name and (REPO / name).is_file()]
+
+
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel built with ``python -m build --wheel`` from a copy of the project (the checkout stays clean)."""
+def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist built with ``python -m build --sdist`` from a copy of the project's files, unpacked: its folder."""
     pytest.importorskip("build")
     project = tmp_path_factory.mktemp("project")
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for name in project_files():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, project / name)
-    shutil.copytree(
-        REPO / "src" / "glassgrad", project / "src" / "glassgrad", ignore=shutil.ignore_patterns("__pycache__")
-    )
+    dist = tmp_path_factory.mktemp("dist")
+    command = [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(dist), str(project)]
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    (built,) = dist.glob("glassgrad-*.tar.gz")
+    unpacked = tmp_path_factory.mktemp("unpacked")
+    with tarfile.open(built) as archive:
+        archive.extractall(unpacked, filter="data")
+    (folder,) = unpacked.iterdir()
+    return folder
+
+
+@pytest.fixture(scope="module")
+def wheel(sdist: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built with ``python -m build --wheel`` from the unpacked sdist, as a packager builds it."""
     dist = tmp_path_factory.mktemp("dist")
     # --no-isolation: reuse this environment's setuptools instead of downloading one.
-    command = [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(project)]
+    command = [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(sdist)]
     finished = subprocess.run(command, capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT)
     assert finished.returncode == 0, finished.stdout + finished.stderr
     (built,) = dist.glob("glassgrad-*.whl")
     return built
 
 
+def fresh_venv(wheel: Path, folder: Path) -> Path:
+    """A new venv in `folder` holding the wheel alone (no dependency, no index); its Python."""
+    venv.create(folder, with_pip=False, system_site_packages=False)
+    python = folder / "bin" / "python"
+    install = [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index"]
+    finished = subprocess.run(
+        [*install, str(wheel)], capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT
+    )
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    return python
+
+
 @pytest.fixture(scope="module")
 def fresh_install(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
     """What `CHECK_IN_FRESH_VENV` reports from a new venv holding only the wheel."""
     environment = tmp_path_factory.mktemp("venv") / "env"
-    venv.create(environment, with_pip=False, system_site_packages=False)
-    python = environment / "bin" / "python"
-    install = [
-        sys.executable,
-        "-m",
-        "pip",
-        "--python",
-        str(python),
-        "install",
-        "--quiet",
-        "--no-deps",
-        "--no-index",
-        str(wheel),
-    ]
-    finished = subprocess.run(install, capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT)
-    assert finished.returncode == 0, finished.stdout + finished.stderr
+    python = fresh_venv(wheel, environment)
     # -I: isolated mode, so neither PYTHONPATH nor the current folder can supply a glassgrad.
     run = subprocess.run(
         [str(python), "-I", "-c", CHECK_IN_FRESH_VENV],
@@ -160,34 +181,6 @@ def test_optional_modules_fail_naming_their_extra(fresh_install: dict) -> None:
         assert core not in needs
 
 
-def project_files() -> list[str]:
-    """The project's files as git sees them (tracked, and new ones not ignored): what a fresh clone would hold."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-coz", "--exclude-standard"], cwd=REPO, check=True, capture_output=True, timeout=60
-    )
-    return [name for name in listed.stdout.decode().split("\0") if name and (REPO / name).is_file()]
-
-
-@pytest.fixture(scope="module")
-def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sdist built with ``python -m build --sdist`` from a copy of the project's files, unpacked: its folder."""
-    pytest.importorskip("build")
-    project = tmp_path_factory.mktemp("project")
-    for name in project_files():
-        (project / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(REPO / name, project / name)
-    dist = tmp_path_factory.mktemp("dist")
-    command = [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(dist), str(project)]
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=120, env=CLEAN_ENVIRONMENT)
-    assert finished.returncode == 0, finished.stdout + finished.stderr
-    (built,) = dist.glob("glassgrad-*.tar.gz")
-    unpacked = tmp_path_factory.mktemp("unpacked")
-    with tarfile.open(built) as archive:
-        archive.extractall(unpacked, filter="data")
-    (folder,) = unpacked.iterdir()
-    return folder
-
-
 def test_the_sdist_ships_the_whole_tests_folder(sdist: Path) -> None:
     """Every file of tests/ (the helpers and conftest.py included), and no generated file of docs/."""
     tests = {name for name in project_files() if name.startswith("tests/")}
@@ -197,24 +190,58 @@ def test_the_sdist_ships_the_whole_tests_folder(sdist: Path) -> None:
     assert not (sdist / "docs" / "assets" / "playground").exists()
 
 
-def test_the_sdists_tests_run_from_it(sdist: Path) -> None:
-    """pytest, run in the unpacked sdist on its own engine, collects every test module there and passes the engine's."""
-    environment = {name: value for name, value in CLEAN_ENVIRONMENT.items() if not name.startswith("PYTEST")}
-    environment["PYTHONPATH"] = str(sdist / "src")  # before the editable install: the sdist's engine is imported
+ENGINE_TESTS = ["tests/engine", "tests/viz", "tests/site/test_check_version.py"]
+"""The sdist's tests of what the wheel holds: the engine, its figures, and the version it reports."""
+
+RUN_ONCE = [
+    "test_deep_chain_beyond_the_recursion_limit_matches_torch",
+    "test_a_million_node_chain_runs_forward_order_and_backward",
+    "test_100_000_deep_chain_needs_no_recursion",
+    "test_pickle_and_deepcopy_a_20_000_deep_chain_keep_numbers_and_identities",
+]
+"""The slowest engine tests (two thirds of the run's CPU): the same code in the wheel as in the checkout, which
+`make test` runs them on, so they are not run again here."""
+
+
+@pytest.mark.timeout(600)  # a test run in a test: pyproject.toml's 120 s is for one test
+def test_the_sdists_engine_tests_pass_against_the_installed_wheel(sdist: Path, wheel: Path, tmp_path: Path) -> None:
+    """The engine's tests and the installed package's doctests, run from the unpacked sdist on the installed wheel.
+
+    The venv holds the wheel alone; this environment's test tools (pytest, hypothesis, torch, graphviz, ...) come
+    after it on its path (a ``.pth`` line: the editable install of this checkout, itself a ``.pth`` file there, is
+    not read), so the glassgrad under test is the wheel's, and no test may need the source tree's.
+    """
+    python = fresh_venv(wheel, tmp_path / "env")
     where = subprocess.run(
-        [sys.executable, "-c", "import glassgrad; print(glassgrad.__file__)"],
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=CLEAN_ENVIRONMENT,
+        check=True,
+    )
+    installed = Path(where.stdout.strip())
+    (installed / "test-tools.pth").write_text(sysconfig.get_path("purelib") + "\n", encoding="utf-8")
+    environment = {name: value for name, value in CLEAN_ENVIRONMENT.items() if not name.startswith("PYTEST")}
+    # -I: neither PYTHONPATH nor the current folder on the path, as in the run below.
+    imported = subprocess.run(
+        [str(python), "-I", "-c", "import glassgrad; print(glassgrad.__file__)"],
         cwd=sdist,
         env=environment,
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert where.stdout.strip() == str(sdist / "src" / "glassgrad" / "__init__.py"), where.stderr
-    # Every module is collected (an import error fails the run); the engine's and the version's tests run.
-    command = [sys.executable, "-m", "pytest", "tests", "-p", "no:cacheprovider", "-n", "0", "-q"]
-    command += ["-m", "not site and not browser and not packaging", "-k", "test_scratch or check_version"]
-    finished = subprocess.run(command, cwd=sdist, env=environment, capture_output=True, text=True, timeout=300)
-    assert finished.returncode == 0, finished.stdout[-3000:] + finished.stderr[-3000:]
-    summary = finished.stdout.strip().splitlines()[-1]
-    passed = int(re.search(r"(\d+) passed", summary)[1])
-    assert passed >= 10 and "error" not in summary, summary
+    assert imported.stdout.strip() == str(installed / "glassgrad" / "__init__.py"), imported.stdout + imported.stderr
+    # -n 0: one process (make test runs this on one core).
+    command = [str(python), "-I", "-m", "pytest", *ENGINE_TESTS, "--pyargs", "glassgrad", "--import-mode=importlib"]
+    command += ["-p", "no:cacheprovider", "-n", "0", "-v", "-m", "not site and not browser and not packaging"]
+    command += ["-k", " and ".join(f"not {name}" for name in RUN_ONCE)]
+    finished = subprocess.run(command, cwd=sdist, env=environment, capture_output=True, text=True, timeout=600)
+    assert finished.returncode == 0, finished.stdout[-5000:] + finished.stderr[-3000:]
+    lines = finished.stdout.splitlines()
+    # The installed package's doctests (--pyargs: named from its folder in the venv, `autograd.py::glassgrad...`).
+    assert sum(re.match(r"\S+\.py::glassgrad\.\S+ PASSED", line) is not None for line in lines) >= 20
+    assert any(line.startswith("tests/engine/test_scratch.py::") for line in lines)
+    summary = lines[-1]
+    assert int(re.search(r"(\d+) passed", summary)[1]) >= 400 and "error" not in summary, summary

@@ -15,12 +15,11 @@ from urllib.parse import urljoin, urlsplit
 
 import markdown
 import pytest
-from helpers import nav_paths, parse, text_of, url_of
+from helpers import REPO, nav_paths, page_html, parse, text_of, url_of
+from site_build import build_site, copy_tree, keep_only_pages, start_build
 
 from glassgrad.examples import LINEAR_INPUTS
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
-
-from conftest import REPO, build_site, copy_tree, keep_only_pages, page_html, start_build
 
 CHAPTER_1 = "chapters/1-pytorch/"
 

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from helpers import Visit, page_html
 
 import glassgrad.scratch
 from glassgrad.examples import linear_loss as build_linear_loss
@@ -16,8 +17,6 @@ from glassgrad.examples import sigmoid_neuron as build_sigmoid_neuron
 from glassgrad.scratch import BackwardStep, ParentLink, Value, backward, dependency_safe_order, multiply
 from glassgrad.torch_reference import linear_loss as torch_linear_loss
 from glassgrad.torch_reference import sigmoid_neuron as torch_sigmoid_neuron
-
-from conftest import Visit, page_html
 
 pytestmark = pytest.mark.site
 

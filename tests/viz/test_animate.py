@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("graphviz")
 
+from graphs import GRAPHS, replay, shared_graph  # noqa: E402
 from helpers import parse  # noqa: E402
 
 from glassgrad import Value, backward, dependency_safe_order, trace_dependency_safe_order  # noqa: E402
@@ -23,36 +24,6 @@ from glassgrad.viz.animate import (  # noqa: E402
     script_text,
     side_by_side,
 )
-
-
-def shared_graph() -> Value:
-    """A graph where one value feeds two operations and one operation uses a value twice (w * w)."""
-    w, x = Value(2.0, "w"), Value(3.0, "x")
-    r = w * w
-    r.label = "r"
-    a = r + x
-    a.label = "a"
-    L = a * r
-    L.label = "L"
-    return L
-
-
-GRAPHS = {
-    "linear": lambda: linear_loss()["L"],
-    "fused": lambda: sigmoid_neuron(True)["L"],
-    "atomic": lambda: sigmoid_neuron(False)["L"],
-    "shared": shared_graph,
-}
-
-
-def replay(data: dict) -> list[tuple[dict[str, set[str]], dict[str, str]]]:
-    """What the script shows at each frame: the classes it puts on each id, and the HTML of each id so far."""
-    texts: dict[str, str] = {}
-    states = []
-    for frame in data["frames"]:
-        texts = {**texts, **frame["texts"]}
-        states.append(({i: set(classes.split()) for i, classes in frame["marks"].items()}, texts))
-    return states
 
 
 def marked(marks: dict[str, set[str]], css: str, kind: str = "-node-") -> list[str]:

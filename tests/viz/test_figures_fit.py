@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
-from conftest import Visit
+from helpers import Visit
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("graphviz")
 
-from test_animate import GRAPHS, replay  # noqa: E402
+from graphs import GRAPHS, replay  # noqa: E402
 
 from glassgrad import Value, dependency_safe_order, trace_jvp  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402

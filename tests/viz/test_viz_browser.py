@@ -16,12 +16,12 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("graphviz")
 
+from helpers import Visit  # noqa: E402
+
 from glassgrad import Value  # noqa: E402
 from glassgrad.autograd import backward  # noqa: E402
 from glassgrad.examples import linear_loss  # noqa: E402
 from glassgrad.viz import draw_graph  # noqa: E402
-
-from conftest import Visit  # noqa: E402
 
 pytestmark = [pytest.mark.site, pytest.mark.browser]
 
