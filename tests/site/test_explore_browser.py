@@ -87,7 +87,7 @@ def test_chapter_two_follows_sliders_keys_fields_reset_and_the_address(visit: Ca
     assert tab.is_visible('.gg-explore .gg-step[data-gg-step="6"]')
     assert tab.inner_text('.gg-explore .gg-step[data-gg-step="6"]').endswith("w.grad: 0 → -9")
     assert shown_numbers(tab) == compute("linear", {"w": 2.5})["numbers"]
-    tab.wait_for_function("location.search === '?w=2.5'")
+    tab.wait_for_function("() => location.search === '?w=2.5'")
 
     field = '.gg-explore input[type="text"][data-gg-leaf="w"]'
     for typed, message in (("two", "not a number"), ("Infinity", "must be finite"), ("", "type a number")):
@@ -101,7 +101,7 @@ def test_chapter_two_follows_sliders_keys_fields_reset_and_the_address(visit: Ca
     tab.click(".gg-explore-reset")
     assert shown_numbers(tab) == compute("linear", {})["numbers"]
     assert tab.input_value(field) == "2"
-    tab.wait_for_function("location.search === ''")
+    tab.wait_for_function("() => location.search === ''")
 
     session = visit(CHAPTER_2 + "?y=12.5")  # a link reproduces the view
     assert session.page.input_value('.gg-explore input[type="text"][data-gg-leaf="y"]') == "12.5"
@@ -132,7 +132,7 @@ def test_two_leaves_moved_are_computed_by_the_engine_in_the_page(visit: Callable
     session = visit(CHAPTER_2 + "?w=2.5&b=0")
     tab = session.page
     tab.wait_for_function(
-        "document.querySelector('.gg-explore-badge').textContent === 'computed now in your browser'", timeout=WAIT
+        "() => document.querySelector('.gg-explore-badge').textContent === 'computed now in your browser'", timeout=WAIT
     )
     assert sentence(tab) == "At w = 2.5, x = 3, b = 0, y = 10: L = 6.25 and ∂L/∂w = -15."
     assert shown_numbers(tab) == compute("linear", {"w": 2.5, "b": 0})["numbers"]
@@ -141,6 +141,6 @@ def test_two_leaves_moved_are_computed_by_the_engine_in_the_page(visit: Callable
     assert tab.inner_text(".gg-explore-msg:not(:empty)").startswith("too large: L overflows (inf)")
     assert "L = 6.25 and ∂L/∂w = -15" in sentence(tab)
     tab.fill('.gg-explore input[type="text"][data-gg-leaf="x"]', "3.01")  # off the grid
-    tab.wait_for_function("document.getElementById('ggx-linear-say-x').textContent === '3.01'", timeout=WAIT)
+    tab.wait_for_function("() => document.getElementById('ggx-linear-say-x').textContent === '3.01'", timeout=WAIT)
     assert shown_numbers(tab) == compute("linear", {"w": 2.5, "b": 0, "x": 3.01})["numbers"]
     assert session.errors == [] and session.outside == []
