@@ -34,7 +34,7 @@ def neuron(t: Tensors) -> Tensors:
     return t
 
 
-TWINS: dict[str, Callable[[Tensors], Tensors]] = {"linear": linear, "neuron": neuron}
+TWINS: dict[str, Callable[[Tensors], Tensors]] = {"linear": linear, "neuron": neuron, "forward": linear}
 
 
 def pytorch_numbers(name: str, leaves: Mapping[str, float]) -> list[float]:
@@ -68,6 +68,48 @@ def pytorch_numbers(name: str, leaves: Mapping[str, float]) -> list[float]:
     return numbers
 
 
+def pytorch_forward_numbers(name: str, leaves: Mapping[str, float]) -> list[float]:
+    """The numbers of a forward-mode explorer from PyTorch: data, tangents (`torch.func.jvp`, the moving leaf at
+    speed 1), locals, and each forward step's five (parent's tangent, local, contribution, output's before, after)."""
+    root, steps = run(name, leaves)
+    order = walk(root)
+    values = {**EXAMPLES[name].defaults, **leaves}
+
+    def every_value(*leaf_tensors: Any) -> tuple[Any, ...]:
+        t = TWINS[name](dict(zip(values, leaf_tensors, strict=True)))
+        return tuple(t[node.label] for node in order)
+
+    primals = tuple(torch.tensor(value, dtype=torch.float64) for value in values.values())
+    speeds = tuple(torch.tensor(float(leaf == EXAMPLES[name].moving), dtype=torch.float64) for leaf in values)
+    data, tangents = torch.func.jvp(every_value, primals, speeds)
+    tangent = {node.label: t.item() for node, t in zip(order, tangents, strict=True)}
+    links = [(node.label, k) for node in order for k in range(len(node.parents))]
+    t = TWINS[name](
+        {leaf: torch.tensor(value, dtype=torch.float64, requires_grad=True) for leaf, value in values.items()}
+    )
+    local = {
+        (node.label, k): torch.autograd.grad(t[node.label], t[link.value.label], retain_graph=True)[0].item()
+        for node in order
+        for k, link in enumerate(node.parents)
+    }
+    numbers = [d.item() for d in data] + [tangent[node.label] for node in order] + [local[link] for link in links]
+    links_done: dict[str, int] = {}
+    accumulated: dict[str, float] = {}
+    for step in steps:
+        out, parent = step.output.label, step.parent.label
+        k = links_done.get(out, 0)
+        links_done[out] = k + 1
+        before = accumulated.get(out, 0.0)
+        accumulated[out] = after = before + tangent[parent] * local[out, k]
+        numbers += [tangent[parent], local[out, k], tangent[parent] * local[out, k], before, after]
+    return numbers
+
+
+def oracle(name: str, leaves: Mapping[str, float]) -> list[float]:
+    """PyTorch's numbers for explorer `name` at `leaves`."""
+    return (pytorch_forward_numbers if EXAMPLES[name].moving else pytorch_numbers)(name, leaves)
+
+
 def agrees(shown: str, oracle: float) -> bool:
     """A number as the page prints it (6 significant digits) equals PyTorch's."""
     return math.isclose(float(shown), oracle, rel_tol=1e-5, abs_tol=1e-12)
@@ -81,11 +123,11 @@ def test_every_precomputed_frame_equals_pytorch(name: str) -> None:
         positions = grid(default)
         assert len(precomputed[leaf]) == len(positions) == GRID_POINTS and default in positions
         for position, frame in zip(positions, precomputed[leaf], strict=True):
-            oracle = pytorch_numbers(name, {leaf: position})
-            assert len(frame) == len(oracle)
+            expected_numbers = oracle(name, {leaf: position})
+            assert len(frame) == len(expected_numbers)
             wrong = [
                 (q, shown, expected)
-                for q, (shown, expected) in enumerate(zip(frame, oracle))
+                for q, (shown, expected) in enumerate(zip(frame, expected_numbers))
                 if not agrees(shown, expected)
             ]
             assert not wrong, f"{name}, {leaf} = {position}: (slot, shown, PyTorch) {wrong[:3]}"
@@ -101,10 +143,21 @@ def test_chapter_two_numbers_the_issue_names() -> None:
         assert all(agrees(shown, oracle) for shown, oracle in zip(numbers, pytorch_numbers("linear", leaves)))
 
 
-def test_two_leaves_off_the_grid_equal_pytorch() -> None:
+@pytest.mark.parametrize("name", ["neuron", "forward"])
+def test_two_leaves_off_the_grid_equal_pytorch(name: str) -> None:
     leaves = {"w": -1.234, "x": 0.77, "b": 12.0, "y": -3.5}
-    numbers = compute("neuron", leaves)["numbers"]
-    assert all(agrees(shown, oracle) for shown, oracle in zip(numbers, pytorch_numbers("neuron", leaves), strict=True))
+    numbers = compute(name, leaves)["numbers"]
+    assert all(agrees(shown, expected) for shown, expected in zip(numbers, oracle(name, leaves), strict=True))
+
+
+def test_forward_mode_shows_each_values_tangent_and_the_same_slope() -> None:
+    root, _ = run("forward", {})
+    order = [node.label for node in walk(root)]
+    numbers = compute("forward", {"x": 4.0})["numbers"]
+    tangents = dict(zip(order, numbers[len(order) : 2 * len(order)], strict=True))
+    assert tangents == {"w": "1", "x": "0", "m": "4", "b": "0", "a": "4", "y": "0", "e": "4", "L": "-8"}
+    w_grad = compute("linear", {"x": 4.0})["numbers"][len(order) + order.index("w")]
+    assert tangents["L"] == w_grad  # forward mode's tangent of L is backward's ∂L/∂w
 
 
 @pytest.mark.parametrize(

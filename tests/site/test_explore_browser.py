@@ -19,6 +19,7 @@ from conftest import Visit  # noqa: E402
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 CHAPTER_2, CHAPTER_3 = "chapters/2-from-scratch/", "chapters/3-fused-sigmoid/"
+FORWARD_MODE = "beyond/forward-mode/"
 WAIT = 90_000  # ms: Python's first start on a busy machine
 
 
@@ -125,6 +126,22 @@ def test_chapter_three_shows_pytorchs_numbers_at_phone_width(visit: Callable[...
         assert float(node_text(tab, label, "grad").removeprefix("grad ")) == pytest.approx(grad, rel=1e-5, abs=1e-12)
     assert tab.evaluate("document.documentElement.scrollWidth") <= 375
     assert session.errors == []
+
+
+def test_forward_mode_shows_the_tangents_follow(visit: Callable[..., Visit]) -> None:
+    session = visit(FORWARD_MODE)
+    tab = session.page
+    tab.locator(".gg-explore").scroll_into_view_if_needed()
+    assert sentence(tab) == "At w = 2, x = 3, b = 1, y = 10: L = 9 and the tangent of L, ∂L/∂w = -18."
+    assert node_text(tab, "m", "grad") == "tangent 3"
+    tab.fill('.gg-explore input[type="text"][data-gg-leaf="x"]', "4")  # the page's prose: tangents 4, L's -8
+    assert [node_text(tab, label, "grad") for label in ("m", "a", "e", "L")] == ["tangent 4"] * 3 + ["tangent -8"]
+    assert node_text(tab, "e", "data") == "-1"
+    assert shown_numbers(tab) == compute("forward", {"x": 4})["numbers"]
+    tab.click(".gg-explore-reset")
+    tab.fill('.gg-explore input[type="text"][data-gg-leaf="y"]', "6")
+    assert sentence(tab) == "At w = 2, x = 3, b = 1, y = 6: L = 1 and the tangent of L, ∂L/∂w = 6."
+    assert session.errors == [] and session.outside == []
 
 
 @pytest.mark.pyodide
