@@ -41,6 +41,7 @@ bench: setup  ## compare glassgrad with micrograd and PyTorch (each in its own p
 	$(PY) scripts/build_times.py
 	$(PY) scripts/bench_playground.py
 	$(PY) scripts/bench_lab.py
+	$(PY) scripts/bench_explore.py
 
 clean:  ## remove build outputs (keeps .venv)
 	rm -rf site build dist .pytest_cache .hypothesis

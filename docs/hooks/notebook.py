@@ -61,6 +61,8 @@ INLINE_TEX = re.compile(r"\\\((.+?)\\\)", re.DOTALL)
 DISPLAY_TEX = re.compile(r"\\\[(.+?)\\\]", re.DOTALL)
 PAGE_LINK = re.compile(r"\]\((?P<path>[^)\s:?#]+\.md)(?P<anchor>[?#][^)\s]*)?\)")  # anchor: a #fragment or a ?query
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
+# A section only the site's page can show (an explorer: sliders the page's script moves): not in the notebook.
+PAGE_ONLY = re.compile(r"^#+ .*\{:?[ \t]*\.gg-page-only[ \t]*\}[ \t]*$")
 
 # On the rendered page: nbconvert's MathJax loader and configuration, its Mermaid loader, and the
 # highlighting CSS that mkdocs-jupyter appends a second time as the repr of a Python list.
@@ -131,6 +133,8 @@ def chapter_cells(
     """The cells of one chapter page (its Markdown `text`): prose as Markdown cells (split before each
     heading, one level lower than on the page), each executed Python block as a code cell. `expand`
     expands its ``--8<--`` includes; links are resolved from `page_url` into addresses on `site_url`.
+    A section whose heading has the class ``gg-page-only`` (``## Move the inputs { .gg-page-only }``) is left
+    out, up to the next heading of its level or above.
     """
     cells: list[nbformat.NotebookNode] = []
     prose: list[str] = []  # lines of Markdown since the last cell
@@ -147,14 +151,20 @@ def chapter_cells(
 
     lines = expand(FRONT_MATTER.sub("", text)).split("\n")
     index = 0
+    left_out = 0  # the level of the page-only section being left out (0: none)
     while index < len(lines):
         line = lines[index]
         opening = FENCE.match(line)
         if opening is None:
             if line.startswith("#"):
                 flush()
+                level = len(line) - len(line.lstrip("#"))
+                if PAGE_ONLY.match(line):
+                    left_out = level
+                elif level <= left_out:
+                    left_out = 0
                 line = "#" + line
-            if not line.startswith(NEXT_LINK):  # in the notebook, the next chapter is the next cell
+            if not left_out and not line.startswith(NEXT_LINK):  # in the notebook, the next chapter is the next cell
                 prose.append(line)
             index += 1
             continue
@@ -166,6 +176,9 @@ def chapter_cells(
             line[len(indent) :] if line.startswith(indent) else line.lstrip() for line in lines[index + 1 : end]
         )
         language, options = opening["lang"], fence_options(opening["options"])
+        if left_out:
+            index = end + 1
+            continue
         if options.get("exec", "").lower() in TRUE:
             if language not in {"python", "py"}:
                 raise PluginError(

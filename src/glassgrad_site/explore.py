@@ -6,7 +6,9 @@ id of the figure's prefix (``p-node-i-data``, ``p-node-i-grad``, ``p-edge-i-k-lo
 of `quantities`; the page's script (``docs/javascripts/explore.js``) writes frame number q into every element of
 slot q, by id, so the layout stays and only labels change, as in the step-through players. The build computes
 the frames of single-leaf moves on a grid (`GRID_POINTS` positions per leaf, the others at their defaults);
-any other setting is computed in the reader's browser by `compute`, the same code in Pyodide.
+any other setting is computed in the reader's browser by `compute`, the same code in Pyodide. The forward-mode
+page's explorer (``forward``) shows each value's tangent, with one leaf moving at speed 1, where the others show
+its gradient, and its trace is forward mode's.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
+import glassgrad
 from glassgrad import examples, scratch
 from glassgrad.viz.animate import frames_json
 from glassgrad.viz.graph import Value, walk
@@ -29,21 +33,30 @@ GRID_STEP = 0.1  # the slider's step: the defaults sit on the grid, 40 steps fro
 
 @dataclass(frozen=True)
 class Example:
-    """A running example: its leaves' default values and how to build its loss from leaf values."""
+    """A running example: its leaves' default values, how to build its loss with an engine from leaf values, and
+    (forward mode only) the leaf that moves at speed 1."""
 
     defaults: dict[str, float]
-    build: Callable[[Mapping[str, float]], Value]
+    build: Callable[[ModuleType, Mapping[str, float]], Value]
+    moving: str | None = None
+
+
+def _linear(engine: ModuleType, leaves: Mapping[str, float]) -> Value:
+    return examples.linear_loss(engine, **leaves)["L"]
 
 
 EXAMPLES = {
-    "linear": Example(dict(examples.LINEAR_INPUTS), lambda leaves: examples.linear_loss(scratch, **leaves)["L"]),
+    "linear": Example(dict(examples.LINEAR_INPUTS), _linear),
     "neuron": Example(
-        dict(examples.SIGMOID_INPUTS), lambda leaves: examples.sigmoid_neuron(True, scratch, **leaves)["L"]
+        dict(examples.SIGMOID_INPUTS), lambda engine, leaves: examples.sigmoid_neuron(True, engine, **leaves)["L"]
     ),
+    "forward": Example(dict(examples.LINEAR_INPUTS), _linear, moving="w"),
 }
-"""Chapter 2's graph (``linear``) and chapter 3's fused neuron (``neuron``), built with ``glassgrad.scratch``."""
+"""Chapter 2's graph (``linear``) and chapter 3's fused neuron (``neuron``), built with ``glassgrad.scratch`` and
+run backward; chapter 2's graph with ``w`` moving at speed 1 (``forward``), built with ``glassgrad`` for `trace_jvp`."""
 
 STEP_FIELDS = ("upstream", "local", "contribution", "before", "after")
+FORWARD_STEP_FIELDS = ("parent_tangent", "local", "contribution", "before", "after")  # a `ForwardStep`'s, same places
 
 
 def grid(default: float) -> list[float]:
@@ -65,30 +78,44 @@ def check_leaves(name: str, leaves: Mapping[str, float]) -> None:
         raise ValueError(f"{name} has no leaf {unknown[0]!r}; its leaves are {', '.join(EXAMPLES[name].defaults)}")
 
 
-def run(name: str, leaves: Mapping[str, float]) -> tuple[Value, list[Any]]:
-    """Build example `name` at `leaves` (missing leaves at their defaults) and run backward: the loss and its steps."""
+def run(name: str, leaves: Mapping[str, float]) -> tuple[Value, Any]:
+    """Build example `name` at `leaves` (missing leaves at their defaults) and run backward, or forward mode for an
+    example with a moving leaf: the loss and the steps' log."""
     example = EXAMPLES[name]
     check_leaves(name, leaves)
-    root = example.build({**example.defaults, **leaves})
-    return root, scratch.backward(root)
+    values = {**example.defaults, **leaves}
+    if example.moving is None:
+        root = example.build(scratch, values)
+        return root, scratch.backward(root)
+    root = example.build(glassgrad, values)
+    moving = next(node for node in walk(root) if node.label == example.moving)
+    return root, glassgrad.trace_jvp(root, {moving: 1.0})
 
 
 def quantities(root: Value, steps: list[Any]) -> list[tuple[str, float]]:
-    """Every number the explorer shows, named: each value's data and grad, each link's local, each step's five.
+    """Every number the explorer shows, named: each value's data and grad (forward mode: its tangent), each link's
+    local, each step's five.
 
     Examples:
         >>> root, steps = run("linear", {"w": 2.5})
         >>> named = dict(quantities(root, steps))
         >>> named["L"], named["∂L/∂w"]
         (2.25, -9.0)
+        >>> dict(quantities(*run("forward", {"x": 4.0})))["tangent of L"]
+        -8.0
     """
     order = walk(root)
     shown = [node.label for node in order]
+    tangents = getattr(steps, "tangents", None)  # forward mode's log holds every value's tangent
     numbers = [(shown[i], node.data) for i, node in enumerate(order)]
-    numbers += [(f"∂{root.label}/∂{shown[i]}", node.grad) for i, node in enumerate(order)]
+    if tangents is None:
+        numbers += [(f"∂{root.label}/∂{shown[i]}", node.grad) for i, node in enumerate(order)]
+    else:
+        numbers += [(f"tangent of {shown[i]}", tangents[node]) for i, node in enumerate(order)]
     numbers += [(f"∂{node.label}/∂{link.value.label}", link.local_grad) for node in order for link in node.parents]
+    fields = STEP_FIELDS if tangents is None else FORWARD_STEP_FIELDS
     numbers += [
-        (f"step {n} {field}", float(getattr(step, field))) for n, step in enumerate(steps, 1) for field in STEP_FIELDS
+        (f"step {n} {field}", float(getattr(step, field))) for n, step in enumerate(steps, 1) for field in fields
     ]
     return numbers
 
@@ -142,8 +169,8 @@ def _tag(html: str, pattern: str, ids: list[str]) -> str:
 class Slots:
     """Which elements show number q of a frame (`quantities`' order), each with the template its text fills."""
 
-    def __init__(self, root: Value, steps: list[Any], prefix: str) -> None:
-        self.prefix, self.order = prefix, walk(root)
+    def __init__(self, root: Value, steps: list[Any], prefix: str, grad_word: str = "grad") -> None:
+        self.prefix, self.order, self.grad_word = prefix, walk(root), grad_word
         self.links = [(i, k) for i, node in enumerate(self.order) for k in range(len(node.parents))]
         self.table: list[list[list[str]]] = [[] for _ in quantities(root, steps)]
 
@@ -169,7 +196,7 @@ def _numbered_figure(svg: str, drawn: list[Value], slots: Slots) -> str:
     p, order = slots.prefix, drawn
     for i in range(len(order)):
         slots.data(i, f"{p}-node-{i}-data")
-        slots.grad(i, f"{p}-node-{i}-grad", "grad {}")
+        slots.grad(i, f"{p}-node-{i}-grad", slots.grad_word + " {}")
     for q, (i, k) in enumerate(slots.links):
         label = re.search(rf'id="{p}-edge-{i}-{k}-local"[^>]*>([^<]*)<', svg)
         number = fmt(order[i].parents[k].local_grad)
@@ -245,20 +272,40 @@ def _numbered_state(state: str, slots: Slots) -> str:
     return state
 
 
-def _sentence(example: Example, root: Value, slots: Slots) -> str:
-    """``At w = 2, x = 3, b = 1, y = 10: L = 9 and ∂L/∂w = -18.``, each number with its id."""
+def _sentence(example: Example, root: Value, slots: Slots, numbers: list[str]) -> str:
+    """``At w = 2, x = 3, b = 1, y = 10: L = 9 and ∂L/∂w = -18.``, each number (of the frame `numbers`) with its id.
+    ∂L/∂w is w's grad, or in forward mode (w moving at 1) the tangent of L."""
     p, index = slots.prefix, {node.label: i for i, node in enumerate(slots.order) if not node.parents}
     settings = []
     for leaf, default in example.defaults.items():
         settings.append(f'{escape(leaf)} = <span id="{p}-say-{leaf}">{escape(fmt(default))}</span>')
         slots.data(index[leaf], f"{p}-say-{leaf}")
-    slots.data(slots.order.index(root), f"{p}-say-L")
-    slots.grad(index["w"], f"{p}-say-dw")
-    w_grad = slots.order[index["w"]].grad
+    loss = slots.order.index(root)
+    slope = loss if example.moving else index["w"]  # whose grad slot holds ∂L/∂w
+    slots.data(loss, f"{p}-say-L")
+    slots.grad(slope, f"{p}-say-dw")
+    name = "the tangent of L, ∂L/∂w" if example.moving else "∂L/∂w"
     return (
         f'<p class="gg-explore-say" aria-live="polite">At {", ".join(settings)}: '
-        f'<strong>L = <span id="{p}-say-L">{escape(fmt(root.data))}</span></strong> and '
-        f'<strong>∂L/∂w = <span id="{p}-say-dw">{escape(fmt(w_grad))}</span></strong>.</p>'
+        f'<strong>L = <span id="{p}-say-L">{escape(numbers[loss])}</span></strong> and '
+        f'<strong>{name} = <span id="{p}-say-dw">{escape(numbers[len(slots.order) + slope])}</span></strong>.</p>'
+    )
+
+
+def _forward_trace(root: Value, steps: Any, moving: str, prefix: str) -> str:
+    """Forward mode's trace: the seed line, then one card per step (`glassgrad.viz.forward.forward_card`), card n with
+    the id ``{prefix}-step-{n}``, as `show_backward_steps` numbers the backward cards."""
+    from glassgrad.viz.forward import forward_card
+
+    cards = "".join(
+        f'<li class="gg-step" id="{prefix}-step-{n}" data-gg-step="{n}">'
+        f"{forward_card(n, step, step.output.label, step.parent.label)}</li>"
+        for n, step in enumerate(steps, 1)
+    )
+    return (
+        f'<div class="gg gg-trace"><p class="gg-seed">Seed: {escape(moving)} moves at speed 1, '
+        f"t<sub>{escape(moving)}</sub> = 1; the other inputs stay still, tangent 0.</p>"
+        f'<ol class="gg-steps" aria-label="Forward steps, in processing order">{cards}</ol></div>'
     )
 
 
@@ -293,16 +340,23 @@ def explorer(name: str, *, rankdir: str = "TB") -> str:
     example = EXAMPLES[name]
     root, steps = run(name, {})
     precomputed = frames(name)
-    drawn, _ = run(name, {})
+    drawn = example.build(scratch, example.defaults)  # drawn only: its numbers are the widest of every frame
     _widened(drawn, widest_frame(precomputed))  # the layout has room for every precomputed number
-    figure = draw_graph(drawn, rankdir=rankdir, id_prefix=f"ggx-{name}")
-    slots = Slots(root, steps, figure.prefix)
-    svg = _filled(_numbered_figure(str(figure), walk(drawn), slots), slots, compute(name, {})["numbers"])
+    tangents = {node: node.grad for node in walk(drawn)} if example.moving else None
+    figure = draw_graph(drawn, rankdir=rankdir, id_prefix=f"ggx-{name}", tangents=tangents)
+    slots = Slots(root, steps, figure.prefix, "tangent" if example.moving else "grad")
+    defaults = compute(name, {})["numbers"]
+    svg = _filled(_numbered_figure(str(figure), walk(drawn), slots), slots, defaults)
     ids = GraphIds(root, figure.prefix)  # the same ids, on the graph the trace and the state card read
     numbered = GraphFigure(svg, ids, natural=figure.natural, widest=figure.widest, narrowest=figure.narrowest)
-    trace = _numbered_trace(str(show_backward_steps(steps, graph=numbered)), steps, slots)
-    state = _numbered_state(str(show_complete_state(root)), slots)
-    sentence = _sentence(example, root, slots)
+    sentence = _sentence(example, root, slots, defaults)
+    if example.moving:
+        trace = _numbered_trace(_forward_trace(root, steps, example.moving, figure.prefix), steps, slots)
+        folded = collapsed("The forward steps, for the values set above", trace)
+    else:
+        trace = _numbered_trace(str(show_backward_steps(steps, graph=numbered)), steps, slots)
+        state = _numbered_state(str(show_complete_state(root)), slots)
+        folded = collapsed("The trace and every stored field, for the values set above", trace, state)
     data = {
         "example": name,
         "leaves": [{"name": leaf, "value": value, "grid": grid(value)} for leaf, value in example.defaults.items()],
@@ -312,6 +366,6 @@ def explorer(name: str, *, rankdir: str = "TB") -> str:
     return (
         f'<section class="gg gg-explore" id="{figure.prefix}-explore" data-gg-explore="{escape(name)}">'
         f"{beside(numbered, sentence, _controls(example, figure.prefix))}"
-        f"{collapsed('The trace and every stored field, for the values set above', trace, state)}"
+        f"{folded}"
         f'<script type="application/json" class="gg-explore-data">{frames_json(data)}</script></section>'
     )

@@ -19,6 +19,7 @@ from glassgrad_site.explore import compute  # noqa: E402
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
 CHAPTER_2, CHAPTER_3 = "chapters/2-from-scratch/", "chapters/3-fused-sigmoid/"
+FORWARD_MODE = "beyond/forward-mode/"
 WAIT = 90_000  # ms: Python's first start on a busy machine
 
 
@@ -87,7 +88,7 @@ def test_chapter_two_follows_sliders_keys_fields_reset_and_the_address(visit: Ca
     assert tab.is_visible('.gg-explore .gg-step[data-gg-step="6"]')
     assert tab.inner_text('.gg-explore .gg-step[data-gg-step="6"]').endswith("w.grad: 0 → -9")
     assert shown_numbers(tab) == compute("linear", {"w": 2.5})["numbers"]
-    tab.wait_for_function("location.search === '?w=2.5'")
+    tab.wait_for_function("() => location.search === '?w=2.5'")
 
     field = '.gg-explore input[type="text"][data-gg-leaf="w"]'
     for typed, message in (("two", "not a number"), ("Infinity", "must be finite"), ("", "type a number")):
@@ -101,7 +102,7 @@ def test_chapter_two_follows_sliders_keys_fields_reset_and_the_address(visit: Ca
     tab.click(".gg-explore-reset")
     assert shown_numbers(tab) == compute("linear", {})["numbers"]
     assert tab.input_value(field) == "2"
-    tab.wait_for_function("location.search === ''")
+    tab.wait_for_function("() => location.search === ''")
 
     session = visit(CHAPTER_2 + "?y=12.5")  # a link reproduces the view
     assert session.page.input_value('.gg-explore input[type="text"][data-gg-leaf="y"]') == "12.5"
@@ -127,12 +128,28 @@ def test_chapter_three_shows_pytorchs_numbers_at_phone_width(visit: Callable[...
     assert session.errors == []
 
 
+def test_forward_mode_shows_the_tangents_follow(visit: Callable[..., Visit]) -> None:
+    session = visit(FORWARD_MODE)
+    tab = session.page
+    tab.locator(".gg-explore").scroll_into_view_if_needed()
+    assert sentence(tab) == "At w = 2, x = 3, b = 1, y = 10: L = 9 and the tangent of L, ∂L/∂w = -18."
+    assert node_text(tab, "m", "grad") == "tangent 3"
+    tab.fill('.gg-explore input[type="text"][data-gg-leaf="x"]', "4")  # the page's prose: tangents 4, L's -8
+    assert [node_text(tab, label, "grad") for label in ("m", "a", "e", "L")] == ["tangent 4"] * 3 + ["tangent -8"]
+    assert node_text(tab, "e", "data") == "-1"
+    assert shown_numbers(tab) == compute("forward", {"x": 4})["numbers"]
+    tab.click(".gg-explore-reset")
+    tab.fill('.gg-explore input[type="text"][data-gg-leaf="y"]', "6")
+    assert sentence(tab) == "At w = 2, x = 3, b = 1, y = 6: L = 1 and the tangent of L, ∂L/∂w = 6."
+    assert session.errors == [] and session.outside == []
+
+
 @pytest.mark.pyodide
 def test_two_leaves_moved_are_computed_by_the_engine_in_the_page(visit: Callable[..., Visit]) -> None:
     session = visit(CHAPTER_2 + "?w=2.5&b=0")
     tab = session.page
     tab.wait_for_function(
-        "document.querySelector('.gg-explore-badge').textContent === 'computed now in your browser'", timeout=WAIT
+        "() => document.querySelector('.gg-explore-badge').textContent === 'computed now in your browser'", timeout=WAIT
     )
     assert sentence(tab) == "At w = 2.5, x = 3, b = 0, y = 10: L = 6.25 and ∂L/∂w = -15."
     assert shown_numbers(tab) == compute("linear", {"w": 2.5, "b": 0})["numbers"]
@@ -141,6 +158,6 @@ def test_two_leaves_moved_are_computed_by_the_engine_in_the_page(visit: Callable
     assert tab.inner_text(".gg-explore-msg:not(:empty)").startswith("too large: L overflows (inf)")
     assert "L = 6.25 and ∂L/∂w = -15" in sentence(tab)
     tab.fill('.gg-explore input[type="text"][data-gg-leaf="x"]', "3.01")  # off the grid
-    tab.wait_for_function("document.getElementById('ggx-linear-say-x').textContent === '3.01'", timeout=WAIT)
+    tab.wait_for_function("() => document.getElementById('ggx-linear-say-x').textContent === '3.01'", timeout=WAIT)
     assert shown_numbers(tab) == compute("linear", {"w": 2.5, "b": 0, "x": 3.01})["numbers"]
     assert session.errors == [] and session.outside == []

@@ -64,6 +64,19 @@ def html_outputs(cell: nbformat.NotebookNode) -> list[str]:
     ]
 
 
+def without_page_only(text: str) -> str:
+    """`text` without its sections that only the page can show (an explorer): from a heading with the class
+    ``gg-page-only`` to the next heading of its level or above (the chapters' hold no other line starting with "#")."""
+    pieces, start = [], 0
+    for heading in re.finditer(r"^(#+) [^\n]*\{ \.gg-page-only \}$", text, re.MULTILINE):
+        if heading.start() < start:
+            continue
+        pieces.append(text[start : heading.start()])
+        after = re.compile(rf"^#{{1,{len(heading[1])}}} ", re.MULTILINE).search(text, heading.end())
+        start = after.start() if after else len(text)
+    return "".join(pieces) + text[start:]
+
+
 def chapter_pages() -> list[tuple[str, str]]:
     return [
         (path.relative_to(DOCS).as_posix(), path.read_text(encoding="utf-8"))
@@ -174,6 +187,26 @@ def test_an_executed_block_the_notebook_cannot_run_is_refused(tmp_path: Path) ->
         notebook_hook().chapter_cells(page, expander(tmp_path), page_url="chapters/9-small.md")
 
 
+def test_a_section_only_the_page_can_show_is_left_out(tmp_path: Path) -> None:
+    page = (
+        "## Before\n\nKept.\n\n## Move the inputs { .gg-page-only }\n\nA slider for each input.\n\n"
+        '```python exec="1"\n# a comment, not a heading\nassert True\n```\n\n### Inside it\n\n'
+        '<div class="gg-explore-slot" data-gg-explore="linear"></div>\n\n## After\n\n```python exec="1"\nx = 1\n```\n'
+    )
+    cells = notebook_hook().chapter_cells(page, expander(tmp_path), page_url="chapters/9-small.md")
+    assert [cell.source for cell in cells] == ["### Before\n\nKept.", "### After", "x = 1"]
+
+
+def test_the_chapters_explorers_are_not_in_the_notebook(generated: nbformat.NotebookNode) -> None:
+    text = "\n".join(cell.source for cell in generated.cells)
+    assert "gg-explore" not in text and "Move the inputs" not in text and "slider" not in text
+    pages = dict(chapter_pages())  # while the chapters themselves have them
+    assert all(
+        "## Move the inputs { .gg-page-only }" in pages[f"chapters/{name}.md"]
+        for name in ("2-from-scratch", "3-fused-sigmoid")
+    )
+
+
 def test_the_synthetic_chapter_runs_and_displays_its_html(tmp_path: Path, kernel_manager: KernelManager) -> None:
     write_synthetic_chapter(tmp_path)
     notebook = notebook_hook().tutorial_notebook([("chapters/9-small.md", SYNTHETIC_CHAPTER)], expander(tmp_path))
@@ -225,7 +258,7 @@ def test_editing_a_snippet_edits_the_notebook(tmp_path: Path) -> None:
 def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbformat.NotebookNode) -> None:
     expected = []
     for _, text in chapter_pages():
-        for code, _options in executed_blocks(text, REPO):
+        for code, _options in executed_blocks(without_page_only(text), REPO):
             expected.append(code.strip("\n"))
     cells = [cell.source for cell in code_cells(generated)]
     assert cells[0] == notebook_hook().SETUP  # the stylesheet, for the figures' colours outside the site
@@ -239,7 +272,9 @@ def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbforma
 def test_every_chapter_heading_is_in_the_notebook_one_level_down(generated: nbformat.NotebookNode) -> None:
     prose = "\n".join(cell.source for cell in generated.cells if cell.cell_type == "markdown")
     for _, text in chapter_pages():
-        outside_fences = re.sub(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", "", text, flags=re.MULTILINE | re.DOTALL)
+        outside_fences = re.sub(
+            r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", "", without_page_only(text), flags=re.MULTILINE | re.DOTALL
+        )
         headings = re.findall(r"^(#{1,5}) (.+)$", outside_fences, re.MULTILINE)
         assert headings and all(f"#{level} {title}\n" in prose + "\n" for level, title in headings)
     assert "\\(" not in prose and "description:" not in prose  # math as Jupyter writes it; no front matter
