@@ -91,19 +91,22 @@ def recording(answer: Any, calls: list[dict[str, Any]], explain: Explain) -> Cal
     return call
 
 
-def replaying(calls: Any) -> Callable[..., Any]:
+class Replaying:
     """The answer's stand-in in the judge: each call's outcome from `calls`, once its arguments match the record."""
-    entries = iter(calls if isinstance(calls, list) else [])
 
-    def call(*args: Any) -> Any:
-        entry = next(entries, None)
+    def __init__(self, calls: Any) -> None:
+        self.entries = iter(calls if isinstance(calls, list) else [])
+
+    def __call__(self, *args: Any) -> Any:
+        entry = next(self.entries, None)
         before, objects = encode(list(args))
         if not isinstance(entry, dict) or json.loads(json.dumps(before)) != entry.get("args"):
             raise Tampered
         return _outcome(entry, objects)
 
-    call.rest = entries  # type: ignore[attr-defined]  (what the judge did not ask for: nothing, in a true record)
-    return call
+    def answered_all(self) -> bool:
+        """Whether the checker asked for every call the record holds (a true record holds no other)."""
+        return next(self.entries, None) is None
 
 
 def _names(exercise: str) -> tuple[str, ...]:
@@ -183,9 +186,9 @@ def judge(text: str, exercise: str, seed: int, prefix: str | None = None, reveal
             raise Tampered
         if "error" in data:
             return failed(str(data["error"]))
-        answer = replaying(data.get("calls"))
+        answer = Replaying(data.get("calls"))
         verdict = check(exercise, _rebuilt(data.get("names"), exercise, answer), seed=seed)
-        if verdict.passed and next(answer.rest, None) is not None:  # type: ignore[attr-defined]
+        if verdict.passed and not answer.answered_all():
             raise Tampered
     except (Tampered, Malformed, TypeError, ValueError, KeyError, IndexError, OverflowError, RecursionError):
         return failed(TAMPERED)

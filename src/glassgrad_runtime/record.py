@@ -30,9 +30,16 @@ MAX_INT_BITS = 4096
 """An int wider than this is kept as its type and repr only."""
 
 # Bound now: a reader's program may replace the builtins' names, never the built-in types' own methods.
-_float_value, _int_value, _str_value = float.__float__, int.__int__, str.__str__
-_float_hex, _list_copy, _tuple_items, _dict_items = float.hex, list.copy, tuple.__getitem__, dict.items
-_type_name = type.__dict__["__name__"].__get__
+_float_value: Any = float.__float__
+_int_value: Any = int.__int__
+_str_value, _float_hex, _list_copy, _tuple_items, _dict_items = (
+    str.__str__,
+    float.hex,
+    list.copy,
+    tuple.__getitem__,
+    dict.items,
+)
+_type_name: Any = type.__dict__["__name__"].__get__
 _isinstance, _type, _hasattr, _getattr, _id, _len, _repr = isinstance, type, hasattr, getattr, id, len, repr
 
 
@@ -131,7 +138,7 @@ class Rebuilt:
         return self._gg_repr
 
 
-_SCALARS = {
+_SCALARS: dict[str, Any] = {
     "f": lambda text: float.fromhex(_checked(text, str)),
     "i": lambda text: int(_checked(text, str)),
     "s": lambda text: _checked(text, str),
