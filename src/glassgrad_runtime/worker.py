@@ -44,9 +44,7 @@ def rendering() -> Iterator[None]:
         yield
 
 
-def execute(
-    source: str, prefix: str, emit: Emit, exercise: str | None = None, reveal: bool = False, seed: int = 0
-) -> Result:
+def execute(source: str, prefix: str, emit: Emit, exercise: str | None = None, seed: int = 0) -> Result:
     """Run `source` (a Run), or record checking it for `exercise` with the inputs of `seed` (a Check),
     streaming its output through `emit`.
 
