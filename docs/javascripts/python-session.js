@@ -35,6 +35,7 @@ export { limit, limitNote } from "./python-link.js";
 export { open };
 
 const SPARE_AFTER_MS = 1000;
+const MAX_RECORD_CHARS = 5e6;  // a Check's record, at most (as the worker bounds a result)
 const JUDGE = "glassgrad_runtime.worker";  // the judge's module: `judge(record, exercise, seed, prefix, reveal)`
 
 /** A Check's seed: 32 random bits (the checker's inputs, the same in both Pythons). */
@@ -160,7 +161,8 @@ export function session(options = {}) {
           }
         } else if (message.type === "result" && mine && check) {
           // The run's Python has said all it may: a record, which only the judge reads.
-          const record = message.result && typeof message.result.record === "string" ? message.result.record : JSON.stringify({ error: "The check gave no answer." });
+          const given = message.result && typeof message.result.record === "string" ? message.result.record : "";
+          const record = given && given.length <= MAX_RECORD_CHARS ? given : JSON.stringify({ error: given ? "The check's record is too big." : "The check gave no answer." });
           py.close();
           judged(what, record, seed).then(
             (verdict) => finish(request, { result: verdict && typeof verdict === "object" ? verdict : { error: "The check gave no answer." } }),

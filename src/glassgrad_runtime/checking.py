@@ -110,8 +110,8 @@ class Replaying:
 
 
 def _names(exercise: str) -> tuple[str, ...]:
-    """The names the checker of `exercise` reads from a program: its answer, and L."""
-    return (EXERCISES[exercise].defines, "L")
+    """The names the checker of `exercise` reads from a program: its answer (and for the order, L)."""
+    return (EXERCISES[exercise].defines, "L") if exercise == "order" else (EXERCISES[exercise].defines,)
 
 
 def record(exercise: str, namespace: dict[str, Any], explain: Explain, seed: int) -> str:
@@ -123,6 +123,8 @@ def record(exercise: str, namespace: dict[str, Any], explain: Explain, seed: int
         names[EXERCISES[exercise].defines] = answer
     try:
         plain, _ = encode(list(names.values()))
+    except TooBig as error:
+        return json.dumps({"error": f"What the program defined is too big to check ({error})."})
     except BaseException as error:  # the reader's class: a field that raises when read
         return json.dumps({"error": f"Reading what the program defined: {explain(error)}"})
     refs = dict(zip(names, plain["refs"]))

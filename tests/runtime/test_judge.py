@@ -153,3 +153,12 @@ def test_a_record_that_answers_other_calls_or_fewer_fails() -> None:
     for forged in (json.dumps(cut), json.dumps(moved), "[]", "{", '{"names": 1}', json.dumps({**record, "calls": 5})):
         assert judge(forged, "tanh", SEED) == {"passed": False, "message": TAMPERED, "figure": ""}, forged[:80]
     assert judge(other_seed, "tanh", SEED + 1) == {"passed": False, "message": TAMPERED, "figure": ""}
+
+
+def test_only_the_names_the_checker_reads_are_recorded() -> None:
+    """A right answer beside a big graph of the program's own (10,000 values in L) passes: L is not read."""
+    from glassgrad_runtime.run import record_program
+
+    right = (REPO / "docs" / "snippets" / "exercises" / "tanh.py").read_text(encoding="utf-8")
+    big = "\nL = Value(1.0, 'x')\nfor _ in range(10_000):\n    L = Value(L.data, 'y', parents=(ParentLink(L, 1.0),))\n"
+    assert judge(record_program(right + big, "tanh", SEED), "tanh", SEED)["passed"] is True
