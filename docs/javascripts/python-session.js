@@ -22,8 +22,8 @@
 //                                     {result} (glassgrad_runtime's Result: {error}, {note}, or {summary, figure,
 //                                     order, cards}; for an exercise the judge's {passed, message, figure, ...}:
 //                                     HTML strings to pass through sanitizer.js), or {message} when there is no
-//                                     result (stopped,
-//                                     time limit, Python could not start or died), which says what happened.
+//                                     result (stopped, time limit, Python could not start or died, the judge
+//                                     could not answer), which says what happened.
 //                                     onOutput(chunks, dropped, droppedChars): the printed text, in batches (see
 //                                     console.js). The time limit holds from this call: while Python loads (its
 //                                     own limit, LOAD_LIMIT_S), then `limit` seconds for the program.
@@ -164,6 +164,7 @@ export function session(options = {}) {
           const given = message.result && typeof message.result.record === "string" ? message.result.record : "";
           const record = given && given.length <= MAX_RECORD_CHARS ? given : JSON.stringify({ error: given ? "The check's record is too big." : "The check gave no answer." });
           py.close();
+          window.clearTimeout(request.timer);  // the program is done: the judge has limits of its own (lab mode)
           judged(what, record, seed).then(
             (verdict) => finish(request, { result: verdict && typeof verdict === "object" ? verdict : { error: "The check gave no answer." } }),
             (error) => finish(request, { message: "The check could not be judged: " + String(error && error.message) + " Press Check to try again." }));

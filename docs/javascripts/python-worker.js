@@ -30,9 +30,7 @@
 //                                                            then only counts, at most 4 a second)
 //                          {type: "result", id, result}      glassgrad_runtime's answer, as data (at most
 //                                                            5 million characters and 100,000 elements of
-//                                                            HTML; past that an {error} that says so). For
-//                                                            a check only {record}: plain data for the judge,
-//                                                            never a verdict (python-session.js)
+//                                                            HTML; past that an {error}); a check's: {record}
 //                          {type: "returned", id, value}     a lab call's value (typed arrays transferred)
 //                          {type: "failed", id, text, overflow}  Python could not load, or died (overflow:
 //                                                            the JavaScript stack ran out)
