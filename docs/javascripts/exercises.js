@@ -26,7 +26,7 @@ function setUpPage(page) {
   var progress = page.querySelector("[data-gg-ex-progress]");
   var solved = load(SOLVED_KEY), drafts = load(CODE_KEY);
   var boxes = {};
-  var session = newSession(), checks = 0;
+  var session = newSession({ checks: true }), checks = 0;
   stopPrevious = session.close;
 
   function showProgress() {

@@ -2,29 +2,44 @@
 // python-worker.js, started through python-link.js). The Playground and the Exercises use it; the lab's own
 // Python is `open` (python-lab-mode.js, re-exported here).
 //
+// A Check has two Pythons, so that no program can reach the checker that judges it. The program runs in
+// a fresh one, which answers only with a record of what the program's answer produced on the inputs of a
+// random seed, as plain data (glassgrad_runtime.checking.record). The session's JUDGE, one long-lived
+// Python opened with `open` (python-lab-mode.js) that never runs a reader's program, checks that record
+// with its own checker, on the inputs of the same seed, and draws the verdict. A record that does not
+// answer the judge's own calls fails; nothing else the run's worker says can make a Check pass.
+//
 //   import { session, limit, limitNote } from "./python-session.js";
 //
-//   const runs = session();           Runs and Checks, one at a time. EVERY request runs in a Python no
+//   const runs = session({checks})    Runs and Checks, one at a time (checks: true when the page Checks: the
+//                                     judge then opens with the first warm()). EVERY request runs in a Python no
 //                                     earlier program touched: a fresh worker per request, terminated after its
 //                                     answer; a spare one is started in the background after each request, on
 //                                     warm(), and once a program has run for a second (it may well be stopped).
 //     runs.warm(onStatus)             the reader shows intent: start the spare now; onStatus(text), optional,
 //                                     hears its progress ("Downloading Python: 3.1 of 12.0 MB…", ...).
 //     runs.run({code, prefix, exercise, reveal}, {onStatus, onOutput}) -> Promise of an outcome:
-//                                     {result} (glassgrad_runtime's dict: {error}, {note}, or {summary, figure,
-//                                     order, cards}; for an exercise {passed, message, figure}: HTML strings to
-//                                     pass through sanitizer.js), or {message} when there is no result (stopped,
-//                                     time limit, Python could not start or died), which says what happened.
+//                                     {result} (glassgrad_runtime's Result: {error}, {note}, or {summary, figure,
+//                                     order, cards}; for an exercise the judge's {passed, message, figure, ...}:
+//                                     HTML strings to pass through sanitizer.js), or {message} when there is no
+//                                     result (stopped, time limit, Python could not start or died, the judge
+//                                     could not answer), which says what happened.
 //                                     onOutput(chunks, dropped, droppedChars): the printed text, in batches (see
 //                                     console.js). The time limit holds from this call: while Python loads (its
 //                                     own limit, LOAD_LIMIT_S), then `limit` seconds for the program.
 //     runs.stop(), runs.busy(), runs.close()
 import { LOAD_LIMIT_S, diedText, limit, loadingText, randomId, seconds, startPython } from "./python-link.js";
+import { open } from "./python-lab-mode.js";
 
 export { limit, limitNote } from "./python-link.js";
-export { open } from "./python-lab-mode.js";
+export { open };
 
 const SPARE_AFTER_MS = 1000;
+const MAX_RECORD_CHARS = 5e6;  // a Check's record, at most (as the worker bounds a result)
+const JUDGE = "glassgrad_runtime.worker";  // the judge's module: `judge(record, exercise, seed, prefix, reveal)`
+
+/** A Check's seed: 32 random bits (the checker's inputs, the same in both Pythons). */
+function randomSeed() { return window.crypto.getRandomValues(new Uint32Array(1))[0]; }
 
 /**
  * @typedef {import("./python-link.js").Python} Python
@@ -34,10 +49,16 @@ const SPARE_AFTER_MS = 1000;
  * @typedef {(chunks: Array<[string, string]>, dropped: number, droppedChars: number) => void} OnOutput
  * @typedef {{onStatus?: (text: string) => void, onOutput?: OnOutput}} Callbacks
  * @typedef {{id: string, again: string, timer: number, py: Python, running?: boolean, resolve: (outcome: Outcome) => void}} Pending
+ * @typedef {import("./python-lab-mode.js").Lab} Lab
  */
 
-/** A sequence of Runs or Checks, each in a fresh Python. */
-export function session() {
+/**
+ * A sequence of Runs or Checks, each in a fresh Python.
+ * @param {{checks?: boolean}} [options]
+ */
+export function session(options = {}) {
+  /** @type {Promise<Lab> | null} */
+  let judge = null;  // opened once; again only after it closed (time limit, died) or failed to open
   /** @type {Python | null} */
   let spare = null;
   /** @type {Pending | null} */
@@ -45,6 +66,25 @@ export function session() {
   /** @type {((text: string) => void) | null} */
   let watcher = null;
   let closed = false;
+
+  /** @returns {Promise<Lab>} */
+  function openJudge() {
+    if (!judge) {
+      const opening = (judge = open({ modules: [JUDGE] }));
+      opening.catch(() => { if (judge === opening) judge = null; });
+    }
+    return judge;
+  }
+  /** The judge's verdict on `record`. @param {Request} what @param {string} record @param {number} seed */
+  async function judged(what, record, seed) {
+    let lab = await openJudge();
+    if (lab.closed || lab.busy()) {  // (busy: still judging a Check that was stopped)
+      lab.close();
+      judge = null;
+      lab = await openJudge();
+    }
+    return lab.call(JUDGE + ".judge", [record, String(what.exercise), seed, String(what.prefix || "ggrun"), what.reveal === true]);
+  }
 
   function takeSpare() {
     const py = spare && !spare.failed ? spare : startPython();
@@ -94,6 +134,8 @@ export function session() {
     if (current) finish(current, { message: "Stopped: another request began." });
     watcher = null;
     const py = takeSpare();
+    const seed = randomSeed();
+    if (check) openJudge().catch(() => {});  // in parallel with the run (at once when already open)
     const tooLong = "Stopped: the " + thing + " ran for more than " + seconds(limit) + ". Press " + again + " to start again.";
     const running = (check ? "Checking" : "Running") + "… (stopped after " + seconds(limit) + ")";
     return new Promise((resolve) => {
@@ -117,6 +159,15 @@ export function session() {
           if (callbacks.onOutput) {
             callbacks.onOutput(/** @type {Array<[string, string]>} */ (message.chunks.filter(Array.isArray)), Math.max(0, Number(message.dropped) || 0), Math.max(0, Number(message.droppedChars) || 0));
           }
+        } else if (message.type === "result" && mine && check) {
+          // The run's Python has said all it may: a record, which only the judge reads.
+          const given = message.result && typeof message.result.record === "string" ? message.result.record : "";
+          const record = given && given.length <= MAX_RECORD_CHARS ? given : JSON.stringify({ error: given ? "The check's record is too big." : "The check gave no answer." });
+          py.close();
+          window.clearTimeout(request.timer);  // the program is done: the judge has limits of its own (lab mode)
+          judged(what, record, seed).then(
+            (verdict) => finish(request, { result: verdict && typeof verdict === "object" ? verdict : { error: "The check gave no answer." } }),
+            (error) => finish(request, { message: "The check could not be judged: " + String(error && error.message) + " Press Check to try again." }));
         } else if (message.type === "result" && mine) {
           finish(request, { result: message.result && typeof message.result === "object" ? message.result : { error: "The " + thing + " gave no answer." } });
         } else if (message.type === "failed" && (mine || message.id === "")) {
@@ -124,7 +175,7 @@ export function session() {
         }
       };
       say(py.ready ? running : loadingText(py));
-      py.post({ type: "run", id: request.id, code: String(what.code), prefix: String(what.prefix || "ggrun"), exercise: check ? what.exercise : null, reveal: what.reveal === true });
+      py.post({ type: "run", id: request.id, code: String(what.code), prefix: String(what.prefix || "ggrun"), exercise: check ? what.exercise : null, seed });
     });
   }
 
@@ -133,6 +184,7 @@ export function session() {
     /** @param {(text: string) => void} [onStatus] */
     warm(onStatus) {
       startSpare();
+      if (options.checks) openJudge().catch(() => {});
       if (!onStatus || !spare) return;
       watcher = spare.ready ? null : onStatus;
       onStatus(loadingText(spare));
@@ -144,6 +196,8 @@ export function session() {
       if (current) finish(current, { message: "Stopped." });
       if (spare) spare.close();
       spare = null;
+      if (judge) judge.then((lab) => lab.close(), () => {});
+      judge = null;
     },
   };
 }

@@ -13,9 +13,9 @@
 //   page -> worker, once, on the worker itself: {type: "connect", base}, with a MessagePort transferred.
 //     `base` is the URL of assets/playground/. The worker starts loading at once. Everything else goes over
 //     that port; the page listens to nothing else (a program calling postMessage on the worker reaches no one).
-//   page -> worker (port): {type: "run", id, code, prefix, exercise, reveal}  run `code`, or with `exercise`
-//                                                            (a name) check it as that exercise's answer
-//                                                            (reveal: the verdict may show the formula)
+//   page -> worker (port): {type: "run", id, code, prefix, exercise, seed}  run `code`, or with `exercise`
+//                                                            (a name) record checking it as that exercise's
+//                                                            answer on the inputs of `seed` (an integer)
 //                          {type: "open", id, modules}       lab mode: import modules (an array of names in
 //                                                            the zip, or {name: source})
 //                          {type: "call", id, name, args}    lab mode: call "module.function"(*args)
@@ -30,7 +30,7 @@
 //                                                            then only counts, at most 4 a second)
 //                          {type: "result", id, result}      glassgrad_runtime's answer, as data (at most
 //                                                            5 million characters and 100,000 elements of
-//                                                            HTML; past that an {error} that says so)
+//                                                            HTML; past that an {error}); a check's: {record}
 //                          {type: "returned", id, value}     a lab call's value (typed arrays transferred)
 //                          {type: "failed", id, text, overflow}  Python could not load, or died (overflow:
 //                                                            the JavaScript stack ran out)
@@ -207,7 +207,7 @@ function bounded(result) {
   const text = "The result is too big to show (" + (chars / 1e6).toFixed(1) + " million characters, " +
     (elements > MAX_RESULT_ELEMENTS ? "over " + MAX_RESULT_ELEMENTS.toLocaleString("en") : elements.toLocaleString("en")) + " elements; at most " +
     (MAX_RESULT_CHARS / 1e6) + " million and " + MAX_RESULT_ELEMENTS.toLocaleString("en") + "): draw a smaller graph.";
-  return "passed" in result ? { passed: false, message: text, figure: "" } : { error: text };
+  return "record" in result ? { record: JSON.stringify({ error: text }) } : { error: text };
 }
 
 function run(id, request) {
@@ -216,9 +216,10 @@ function run(id, request) {
   const exercise = typeof request.exercise === "string" ? request.exercise : undefined;  // (null would be jsnull)
   const emit = emitter(id);
   const execute = python.runtime.execute, args = [String(request.code), String(request.prefix || "ggrun"), emit];
+  const seed = Number.isSafeInteger(request.seed) ? request.seed : 0;
   const answer = exercise === undefined
     ? execute(...args)
-    : execute.callKwargs(...args, { exercise: exercise, reveal: request.reveal === true });
+    : execute.callKwargs(...args, { exercise: exercise, seed: seed });
   emit.finish();
   try {
     send({ type: "result", id: id, result: bounded(answer.toJs({ dict_converter: fromEntries })) });

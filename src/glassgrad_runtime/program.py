@@ -7,6 +7,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+from glassgrad.autograd import CycleError, walk_parents
 from glassgrad.protocol import is_value
 
 FILENAME = "<program>"
@@ -35,16 +36,14 @@ def _no_input(prompt: object = "") -> str:
 
 def _cycle(namespace: dict[str, Any]) -> str | None:
     """The cycle message of the first graph in `namespace` that has one (None when none has)."""
-    from glassgrad.viz.graph import walk
-
     for value in list(namespace.values()):
         try:
             if not is_value(value):
                 continue
-            walk(value)
-        except ValueError as error:
-            return str(error) if "cycle" in str(error) else None
-        except Exception:  # not a graph walk can follow: not a cycle either
+            walk_parents(value)
+        except CycleError as error:
+            return str(error)
+        except Exception:  # not a graph the walk can follow: not a cycle either
             continue
     return None
 

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import random
 from typing import Any
 
-from glassgrad_runtime.checking import changed, check_result, snapshot
+from glassgrad_runtime.checking import judge, record
 from glassgrad_runtime.playground import run_result
 from glassgrad_runtime.program import Program
+from glassgrad_runtime.result import Result
+
+
+def record_program(source: str, exercise: str, seed: int, namespace: dict[str, Any] | None = None) -> str:
+    """Run the reader's program `source` once and record checking it for `exercise` (`checking.record`)."""
+    program = Program(source, {} if namespace is None else namespace)
+    error = program.run()
+    if error is not None:
+        return json.dumps({"error": error})
+    return record(exercise, program.namespace, program.explain, seed)
 
 
 def execute(
@@ -17,29 +29,22 @@ def execute(
     reveal: bool = False,
     seed: int | None = None,
     namespace: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Run the reader's program `source` once; return what the page shows, as JSON-able data.
+) -> Result:
+    """Run the reader's program `source` once; return what the page shows, as JSON-able data (a `Result`).
 
     For a Run (no `exercise`): ``{"error": message}``, ``{"note": message}`` (no ``L`` to draw), or ``{"summary", "figure", "order", "cards"}``, the
-    HTML of the graph of the program's ``L`` (ids start with `prefix`). For a Check: ``{"passed", "message",
-    "figure", ...}`` (see `glassgrad_runtime.checking.check_result`); `reveal` adds the right formula to a
+    HTML of the graph of its ``L`` (ids start with `prefix`). For a Check: ``{"passed", "message",
+    "figure", ...}`` (see `glassgrad_runtime.checking.judge`); `reveal` adds the right formula to a
     wrong answer's message, `seed` fixes the checker's random inputs (default: new ones every time).
     `namespace` receives the program's globals (default: a new dict).
     Nothing the program does escapes as an exception: every error becomes a message naming its line.
+
+    Here both halves of a Check run in this one Python (for the build and for tests); the browser records in
+    the program's Python and judges in another (`glassgrad_runtime.worker`), where the program cannot reach.
     """
+    if exercise is not None:
+        seed = random.randrange(2**32) if seed is None else seed
+        return judge(record_program(source, exercise, seed, namespace), exercise, seed, prefix, reveal)
     program = Program(source, {} if namespace is None else namespace)
-    if exercise is None:
-        error = program.run()
-        return {"error": error} if error is not None else run_result(program.namespace, prefix)
-    before = snapshot()
     error = program.run()
-    if error is not None:
-        return {"passed": False, "message": error, "figure": ""}
-    replaced = changed(before)
-    if replaced is not None:
-        message = (
-            f"The program changed {replaced}, which the checker relies on: "
-            "leave glassgrad and Python's own modules as they are, and define only your answer."
-        )
-        return {"passed": False, "message": message, "figure": ""}
-    return check_result(exercise, program, prefix, reveal, seed)
+    return {"error": error} if error is not None else run_result(program.namespace, prefix)

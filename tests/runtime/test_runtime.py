@@ -179,33 +179,6 @@ def test_the_worker_draws_every_figure_with_the_renderer_it_was_started_with(mon
     assert len(drawn) > count + 1  # the figure the program drew itself, and the result's
 
 
-@pytest.mark.parametrize(
-    ("change", "named"),
-    [
-        ("import glassgrad.exercises as e\ne._close = lambda a, b: True\n", "glassgrad.exercises._close"),
-        (
-            "import glassgrad.scratch as s\ns.Value.__init__ = s.Value.__init__\ns.ParentLink.extra = 1\n",
-            "glassgrad.scratch.ParentLink.extra",
-        ),
-        ("import builtins\nbuiltins.isinstance = lambda *args: True\n", "builtins.isinstance"),
-    ],
-)
-def test_a_check_refuses_a_program_that_changes_what_the_checker_relies_on(change: str, named: str) -> None:
-    """In a subprocess: the change would outlive the test (in the browser, the worker goes with the run)."""
-    import subprocess
-
-    code = (
-        "import pathlib, sys\nfrom glassgrad_runtime import execute\n"
-        "program = pathlib.Path(sys.argv[2]).read_text() + sys.argv[1]\n"
-        "print(execute(program, exercise='tanh')['message'])\n"
-    )
-    start = REPO / "docs" / "snippets" / "exercises" / "tanh_start.py"
-    run = subprocess.run(
-        [sys.executable, "-c", code, change, str(start)], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert run.stdout.startswith(f"The program changed {named}, which the checker relies on:"), run.stdout + run.stderr
-
-
 def test_every_answer_is_json_data() -> None:
     """What the worker returns crosses to JavaScript as plain data: strings, numbers, booleans, lists, dicts."""
     import json

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from glassgrad import scratch
+from glassgrad.autograd import walk_parents
 from glassgrad.exercises.backward import _changed, _snapshot
 from glassgrad.exercises.graphs import _diamond, _linear, _shared
 from glassgrad.exercises.operations import _away_from_zero, _rounded
@@ -27,7 +27,7 @@ from glassgrad.exercises.verdict import (
 def _reference_tangents(root: Any, seeds: dict[int, float]) -> dict[int, float]:
     """The checker's own forward mode on chapter 2's engine: each value's tangent by id (`seeds` by id too)."""
     tangent: dict[int, float] = {}
-    for node in scratch.dependency_safe_order(root):
+    for node in walk_parents(root):
         if not node.parents:
             tangent[id(node)] = seeds.get(id(node), 0.0)
             continue
@@ -53,7 +53,7 @@ def _check_forward(fn: Any, exercise: str, rng: random.Random) -> Verdict:
     ]
     for title, build, inputs, seeded in graphs:
         root = build(*inputs)
-        order = scratch.dependency_safe_order(root)  # before the reader's code touches the graph
+        order = walk_parents(root)  # before the reader's code touches the graph
         leaves = [node for node in order if not node.parents]
         if seeded == "every":  # each leaf moves, at a speed of its own
             seeds = {leaf: _away_from_zero(rng) for leaf in leaves}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from glassgrad import scratch
+from glassgrad.autograd import walk_parents
 from glassgrad.exercises.graphs import _diamond, _twins
 from glassgrad.exercises.verdict import Verdict, _given, _name, kind_of
 from glassgrad.protocol import is_value
@@ -16,7 +16,7 @@ def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdic
         return Verdict(exercise, False, "The program has no L: keep the lines that build the graph.")
     reference = _diamond(2.0, 3.0, 1.0)  # the starting code's graph, built here
     twins = _twins(root, reference, exercise)
-    nodes = scratch.dependency_safe_order(reference)
+    nodes = walk_parents(reference)
     if not isinstance(order, (list, tuple)):
         return Verdict(exercise, False, f"order is {kind_of(order)}; make it a list: order = [x, a, ...].")
     if not order:
