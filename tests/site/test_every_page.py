@@ -30,9 +30,7 @@ COLOUR_RULES = {
 }
 OTHER_RULES = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]},
-    # landmark-unique: a graph drawn twice on a page (a figure and the player that steps on the same graph) has one
-    # name twice; not yet told apart.
-    "rules": {rule: {"enabled": False} for rule in [*COLOUR_RULES["runOnly"]["values"], "landmark-unique"]},
+    "rules": {rule: {"enabled": False} for rule in COLOUR_RULES["runOnly"]["values"]},
     "resultTypes": ["violations"],
 }
 """WCAG 2.1 A and AA and axe's best practices (heading order, named dialogs, table headers, ...): the rules about
