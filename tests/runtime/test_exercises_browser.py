@@ -63,7 +63,7 @@ def names_its_rule(verdict: str, name: str) -> bool:
         and lines[1].startswith(f"At these inputs {edge} = ")
         and lines[2].startswith(mistake)
         and lines[3].startswith(rule)
-        and f"At {where}: " in lines[3]
+        and lines[4].startswith(f"At {where}: ")
     )
 
 

@@ -170,7 +170,7 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
         raise _fail(
             exercise,
             f"The edge {edge} is wrong at {where}.\nAt these inputs {edge} = {want}; your ParentLink to {leaf.label} "
-            f"holds {got}.{hint}\nThe rule: {edge} = {rule.symbols}. At {where}: {rule.worked(*case[0], *case[1])}.",
+            f"holds {got}.{hint}\nThe rule: {edge} = {rule.symbols}.\nAt {where}: {rule.worked(*case[0], *case[1])}.",
             answer=_fix(rule),
             edge=edge,
             graph=out,

@@ -66,10 +66,10 @@ def figure_html(
         1,
     )
     figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
-    named = f"{title}: {caption_text}" if caption_text else title  # two drawings of one graph: their captions differ
     html = (
         f'<figure class="{css}" id="{prefix}" data-gg-prefix="{prefix}"{attrs}>'
-        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
-        f'aria-label="{escape(named)} (scrolls sideways)">{svg}</div>{after}{figcaption}</figure>'
+        # A named group, not a landmark (region): a page's landmarks are its parts, not each of its drawings.
+        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="group" '
+        f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{after}{figcaption}</figure>'
     )
     return Drawing(html, natural, widest, narrowest)

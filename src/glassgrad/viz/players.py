@@ -155,8 +155,6 @@ def player(
     )
     speeds = "".join(f'<option value="{s:g}"{" selected" if s == 1 else ""}>{s:g}×</option>' for s in SPEEDS)
     data = {"kind": kind, "frames": frames}
-    # The graph's box named after the player too: the same graph drawn on its own elsewhere has the same name.
-    body = body.replace('role="region" aria-label="', f'role="region" aria-label="{escape(title)}: ', 1)
     return PlayerFragment(
         f'<section class="gg gg-player" id="{prefix}-player" data-gg-player="{kind}"{layout} tabindex="0" '
         f'aria-label="{escape(title)} (step-through animation; arrow keys step, space plays)">'
