@@ -123,19 +123,33 @@ function setUpPage(page) {
         (hints.length > 0 && hints.every(function (hint) { return hint.ggOpened; }));
     }
 
-    function check(reveal) {
+    // `explained`: the failed check whose right formula the reader asked for. The check runs again (the page holds
+    // no answer), and the answer joins that check's message: its inputs, numbers and graph stay as they were.
+    function check(reveal, explained) {
       if (session.busy()) { box.say("Another check is running: wait for it, or press its Stop."); return; }
       drafts[name] = code.value; save(CODE_KEY, drafts);
       checkButton.disabled = true; stopButton.disabled = false;
-      box.clear();
+      if (!explained) box.clear();
       checks += 1;
-      var prefix = "ggcheck" + checks, request = { code: code.value, prefix: prefix, exercise: name, reveal: reveal === true || revealed() };
-      session.run(request, { onStatus: box.say, onOutput: printed.add }).then(function (outcome) {
-        box.show(outcome.result || { error: outcome.message }, prefix);
+      var checked = code.value;
+      var prefix = "ggcheck" + checks, request = { code: checked, prefix: prefix, exercise: name, reveal: reveal === true || revealed() };
+      var quiet = function () { /* what the program prints was shown by the check being explained */ };
+      session.run(request, { onStatus: box.say, onOutput: explained ? quiet : printed.add }).then(function (outcome) {
         var result = outcome.result || {};
+        var verdict = output.querySelector(".gg-ex-verdict");
+        if (explained && verdict && result.passed === false && result.answer && result.edge === explained.edge && checked === explained.code) {
+          checkButton.disabled = false; stopButton.disabled = true;
+          verdict.textContent += "\n" + String(result.answer);
+          explained.ask.remove();
+          box.say("Not yet: the right formula is below the check's message.");
+          return;
+        }
+        if (explained) box.clear();
+        box.show(outcome.result || { error: outcome.message }, prefix);
         if (result.passed === false && result.has_answer && !result.answer) {
           var ask = element("button", { type: "button", class: "gg-ex-button gg-ex-reveal" }, "Show the right formula");
-          ask.addEventListener("click", function () { check(true); });
+          var shown = { edge: result.edge, code: checked, ask: ask };
+          ask.addEventListener("click", function () { check(true, shown); });
           output.appendChild(ask);
         }
       });

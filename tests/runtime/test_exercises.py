@@ -73,9 +73,9 @@ WRONG_EDGES = [
     # (exercise, change to the solution, the edge named, a phrase of the explanation)
     ("divide", ("dq_du = 1.0 / v.data", "dq_du = -u.data / (v.data * v.data)"), "∂q/∂u", "swapped"),
     ("divide", ("dq_dv = -u.data", "dq_dv = u.data"), "∂q/∂v", "sign is flipped"),
-    ("tanh", ("1.0 - t * t", "1.0 - u.data * u.data"), "∂t/∂u", "1 - t²"),
-    ("power", ("k * u.data ** (k - 1)", "k * u.data ** k"), "∂p/∂u", "k · u ** (k - 1)"),
-    ("sigmoid", ("s * (1.0 - s)", "s * s"), "∂s/∂z", "s · (1 - s)"),
+    ("tanh", ("1.0 - t * t", "1.0 - u.data * u.data"), "∂t/∂u", "Your number is 1 − u² here"),
+    ("power", ("k * u.data ** (k - 1)", "k * u.data ** k"), "∂p/∂u", "the power is not lowered by one"),
+    ("sigmoid", ("s * (1.0 - s)", "s * s"), "∂s/∂z", "Your number is s² here"),
 ]
 
 
@@ -99,6 +99,47 @@ def test_a_wrong_local_derivative_is_named_with_pytorchs_value(
     assert marked == [(str(len(verdict.graph.parents)), str(k))]  # the output comes after its operands
     assert f"✗ {edge}" in figure
     assert figure.count('data-gg-wrong="true"') == 1
+
+
+RULES = [
+    # (exercise, a learner's wrong local derivative (issue 44), the edge, the rule in symbols, the mistake named)
+    ("tanh", ("1.0 - t * t", "1.0 - t"), "∂t/∂u", "1 − t²", "Your number is 1 − t here: t is not squared."),
+    (
+        "sigmoid",
+        ("s * (1.0 - s)", "1.0 - s"),
+        "∂s/∂z",
+        "s(1 − s)",
+        "Your number is 1 − s here: the factor s is missing.",
+    ),
+    ("power", ("k * u.data ** (k - 1)", "u.data ** (k - 1)"), "∂p/∂u", "k·u^(k−1)", "the factor k is missing."),
+    (
+        "divide",
+        ("-u.data / (v.data * v.data)", "-1.0 / (v.data * v.data)"),
+        "∂q/∂v",
+        "−u/v²",
+        "the factor u is missing.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "edge", "rule", "mistake"), RULES, ids=[rule[0] for rule in RULES])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_wrong_local_derivative_gets_its_rule_in_symbols_at_the_inputs_tried(
+    name: str, change: tuple[str, str], edge: str, rule: str, mistake: str, seed: int
+) -> None:
+    verdict = check_program(name, broken(name, *change), seed=seed)
+    assert verdict.edge == edge and verdict.inputs is not None and verdict.expected is not None
+    where = ", ".join(f"{key} = {value:.6g}" for key, value in verdict.inputs.items())
+    lines = verdict.message.splitlines()
+    assert lines[0] == f"The edge {edge} is wrong at {where}."
+    assert lines[1].startswith(f"At these inputs {edge} = {verdict.expected:.6g}; ")  # the numbers first,
+    assert mistake in lines[2]  # the mistake recognised,
+    assert lines[3].startswith(f"The rule: {edge} = {rule}")  # then the rule in symbols,
+    assert lines[4].startswith(f"At {where}: ")  # worked out at those inputs
+    worked = float(lines[4].rsplit(" = ", 1)[1].rstrip("."))
+    oracle = torch_local(name, verdict.inputs, verdict.operand)
+    assert worked == pytest.approx(oracle, rel=1e-5, abs=1e-6)  # printed to 6 digits
+    assert verdict.answer.split(": ", 1)[1] in source(name)  # the right line, as the page's solution writes it
 
 
 def test_the_buggy_sigmoid_points_at_the_sigma_edge() -> None:
@@ -451,10 +492,18 @@ def test_inputs_are_new_at_every_check_and_include_negative_numbers() -> None:
 
 
 @pytest.mark.parametrize("name", ["divide", "tanh", "power", "sigmoid"])
-def test_the_first_check_names_the_edge_and_holds_the_formula_back(name: str) -> None:
+def test_the_first_check_names_the_rule_and_holds_the_code_back(name: str) -> None:
     hidden = execute(source(name, "_start"), exercise=name)
-    formula = {"divide": "1 / v", "tanh": "1 - t²", "power": "k · u ** (k - 1)", "sigmoid": "s · (1 - s)"}[name]
+    rule = {"divide": "1/v", "tanh": "1 − t²", "power": "k·u^(k−1)", "sigmoid": "s(1 − s)"}[name]
+    code = {
+        "divide": "1.0 / v.data",
+        "tanh": "1.0 - t * t",
+        "power": "k * u.data ** (k - 1)",
+        "sigmoid": "s * (1.0 - s)",
+    }
     assert hidden["passed"] is False and hidden["edge"] and hidden["message"].startswith(f"The edge {hidden['edge']}")
-    assert formula not in hidden["message"] and hidden["answer"] == "" and hidden["has_answer"] is True
+    assert f"The rule: {hidden['edge']} = {rule}" in hidden["message"]
+    assert code[name] not in hidden["message"] and hidden["answer"] == "" and hidden["has_answer"] is True
     shown = execute(source(name, "_start"), exercise=name, reveal=True)
-    assert formula in shown["message"] and formula in shown["answer"]
+    assert code[name] in shown["message"] and code[name] in shown["answer"]
+    assert code[name] in source(name)  # the line the page's solution has

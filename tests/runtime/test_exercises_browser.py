@@ -29,15 +29,40 @@ LIMIT_S = 3
 
 BROKEN = {
     # exercise: (change to its solution, what the verdict must say, the marked edge's label, or None)
-    "divide": (("dq_dv = -u.data", "dq_dv = u.data"), "The edge ∂q/∂v is wrong", "✗ ∂q/∂v"),
-    "tanh": (("1.0 - t * t", "1.0 + t * t"), "The edge ∂t/∂u is wrong", "✗ ∂t/∂u"),
-    "power": (("k * u.data ** (k - 1)", "k * u.data ** k"), "The edge ∂p/∂u is wrong", "✗ ∂p/∂u"),
+    "divide": (("-u.data / (v.data", "-1.0 / (v.data"), "The edge ∂q/∂v is wrong", "✗ ∂q/∂v"),
+    "tanh": (("1.0 - t * t", "1.0 - t"), "The edge ∂t/∂u is wrong", "✗ ∂t/∂u"),
+    "power": (("k * u.data ** (k - 1)", "u.data ** (k - 1)"), "The edge ∂p/∂u is wrong", "✗ ∂p/∂u"),
     "sigmoid": (("s * (1.0 - s)", "s * s"), "The edge ∂s/∂z is wrong", "✗ ∂s/∂z"),
     "order": (("[x, a, p, b, q, L]", "[x, a, p, q, b, L]"), "q is at position 3, before its parent b", "✗ ∂q/∂b"),
     "backward": (("link.value.grad += contribution", "link.value.grad = contribution"), "was lost", "✗ ∂L/∂w"),
     "train-step": (("new_w = w - lr * wv.grad", "new_w = w + lr * wv.grad"), "a step up the gradient", None),
     "forward": (("tangent[node] += tangent", "tangent[node] = tangent"), "is missing", "✗ ∂L/∂w"),
 }
+
+
+RULES = {
+    # exercise: what its message says after the numbers for BROKEN's mistake: the mistake, then the rule in symbols
+    "divide": ("Your number is −1/v² here: the factor u is missing.", "The rule: ∂q/∂v = −u/v²"),
+    "tanh": ("Your number is 1 − t here: t is not squared.", "The rule: ∂t/∂u = 1 − t²"),
+    "power": ("Your number is u^(k−1) here: the factor k is missing.", "The rule: ∂p/∂u = k·u^(k−1)"),
+    "sigmoid": ("Your number is s² here", "The rule: ∂s/∂z = s(1 − s)"),
+}
+"""Issue 44's four wrong local derivatives (the sigmoid's is its starting code's): each message names its rule."""
+
+
+def names_its_rule(verdict: str, name: str) -> bool:
+    """The verdict names the edge at the inputs tried, the numbers, the mistake and the rule worked out there."""
+    edge = BROKEN[name][1].split()[2]
+    lines = verdict.splitlines()
+    mistake, rule = RULES[name]
+    where = lines[0].split(" is wrong at ")[1].rstrip(".")
+    return (
+        lines[0].startswith(f"✗ Not yet. The edge {edge} is wrong at ")
+        and lines[1].startswith(f"At these inputs {edge} = ")
+        and lines[2].startswith(mistake)
+        and lines[3].startswith(rule)
+        and lines[4].startswith(f"At {where}: ")
+    )
 
 
 CHECKER_CASES = [
@@ -106,15 +131,18 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
             "import pathlib, glassgrad.exercises as checker\n"
             "pathlib.Path(checker.__file__).write_text('def check_program(*args, **kwargs):\\n    raise SystemExit\\n')\n"
         )
-        check(page, "divide", tamper + broken("divide", *BROKEN["divide"][0]))
+        verdict = check(page, "divide", tamper + broken("divide", *BROKEN["divide"][0]))
+        assert names_its_rule(verdict, "divide"), verdict
         # A broken derivative is named, its edge marked.
         (old, new), says, edge_label = BROKEN["tanh"]
         verdict = check(page, "tanh", broken("tanh", old, new))
         assert verdict.startswith("✗ Not yet."), verdict
-        assert says in verdict, verdict
+        assert says in verdict and names_its_rule(verdict, "tanh"), verdict
         edge = marked_edge(page, "tanh")
         assert edge.locator("text").first.text_content().replace("\xa0", " ").strip().startswith(edge_label)
         assert page.locator('[data-gg-exercise="tanh"] svg g[data-gg-wrong]').count() == 1
+        verdict = check(page, "power", broken("power", *BROKEN["power"][0]))
+        assert names_its_rule(verdict, "power"), verdict
         # The checker's cases (issue 30): each honest mistake gets a verdict naming it, each wrong answer fails.
         for name, (old, new), says in CHECKER_CASES:
             verdict = check(page, name, broken(name, old, new))
@@ -139,14 +167,17 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
         assert page.get_attribute("body", "data-md-color-scheme") == "slate"
         page.set_viewport_size({"width": 375, "height": 800})
         verdict = check(page, "sigmoid", source("sigmoid", "_start"))
-        assert "∂s/∂z" in verdict  # the bug the exercise asks to fix
-        assert "s · (1 - s)" not in verdict  # the formula waits until the hints are opened, or asked for
+        assert names_its_rule(verdict, "sigmoid"), verdict  # the bug the exercise asks to fix
+        assert "s * (1.0 - s)" not in verdict  # the line of code waits until the hints are opened, or asked for
         page.locator('[data-gg-exercise="sigmoid"]').get_by_role("button", name="Show the right formula").click()
         page.wait_for_function(
             "() => (document.querySelector('[data-gg-exercise=sigmoid] .gg-ex-verdict') || {}).textContent"
-            "?.includes('∂s/∂z = s · (1 - s)')",
+            "?.includes('ds_dz = s * (1.0 - s)')",
             timeout=90_000,
         )
+        shown = page.locator('[data-gg-exercise="sigmoid"] .gg-ex-verdict').inner_text()
+        assert shown.startswith(verdict)  # the same inputs and numbers: the formula joins the check it explains
+        assert shown.splitlines()[-1] == "The right formula, in the starting code: ds_dz = s * (1.0 - s)"
         stroke = marked_edge(page, "sigmoid").locator("path").first.evaluate("path => getComputedStyle(path).stroke")
         assert stroke == "rgb(252, 165, 165)"  # --gg-bad in the dark palette
         assert page.evaluate("document.documentElement.scrollWidth") <= 375

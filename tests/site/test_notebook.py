@@ -269,6 +269,12 @@ def test_code_cells_are_the_chapters_executed_blocks_in_order(generated: nbforma
     assert len(expected) >= 10
 
 
+def test_no_code_line_is_longer_than_88_characters(generated: nbformat.NotebookNode) -> None:
+    """The notebook's code reads without scrolling sideways: a longer line wraps in the chapter's source."""
+    long = [line for cell in code_cells(generated) for line in cell.source.splitlines() if len(line) > 88]
+    assert long == []
+
+
 def test_every_chapter_heading_is_in_the_notebook_one_level_down(generated: nbformat.NotebookNode) -> None:
     prose = "\n".join(cell.source for cell in generated.cells if cell.cell_type == "markdown")
     for _, text in chapter_pages():

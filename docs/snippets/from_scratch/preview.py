@@ -1,4 +1,5 @@
-# The first figures draw chapter 1's graph, built with this engine and differentiated once.
+# The first figures draw chapter 1's graph, built with this engine and differentiated
+# once.
 from glassgrad.scratch import Value, add, backward, multiply, square, subtract
 
 w, x = Value(2.0, "w"), Value(3.0, "x")

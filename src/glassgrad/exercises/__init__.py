@@ -23,7 +23,7 @@ Examples:
     >>> verdict.passed, verdict.edge
     (False, '∂q/∂v')
     >>> verdict.answer
-    'The local derivative: ∂q/∂v = -u / v².'
+    'The right formula, in the starting code: dq_dv = -u.data / (v.data * v.data)'
 """
 
 from __future__ import annotations

@@ -35,6 +35,17 @@ Case = tuple[tuple[float, ...], tuple[float, ...]]
 
 
 @dataclass(frozen=True)
+class Rule:
+    """One local derivative of an operation: the rule in symbols, the rule with a case's numbers put in, the line
+    of the starting code that computes it, and wrong rules a learner often writes (each with its number)."""
+
+    symbols: str  # the right side of ∂output/∂operand = ...
+    worked: Callable[..., str]  # (*operands, *constants) -> the symbols with the numbers put in, and the result
+    code: str
+    mistakes: tuple[tuple[str, str, Callable[..., float]], ...] = ()  # (symbols, what is wrong, its number)
+
+
+@dataclass(frozen=True)
 class _Operation:
     """An operation exercise: the reader defines ``function(*operands, *constants, label="")``.
 
@@ -47,7 +58,7 @@ class _Operation:
     output: str
     formula: str  # the value, as the answer writes it
     value: Callable[..., float]
-    local_formulas: tuple[str, ...]  # ∂output/∂operand, one per operand
+    rules: tuple[Rule, ...]  # ∂output/∂operand, one per operand
     local_grads: Callable[..., tuple[float, ...]]
     draw: Callable[[random.Random], Case]
     constants: tuple[str, ...] = ()
@@ -132,22 +143,35 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
         if not _is_number(given):
             raise _fail(
                 exercise,
-                f"The edge {edge} holds {_given(given)}: a local derivative is a number, computed from the operands' data.",
+                f"The edge {edge} holds {_given(given)}: a local derivative is a number, computed from the operands' "
+                f"data.\nThe rule: {edge} = {spec.rules[k].symbols}.",
                 graph=None,
                 edge=edge,
                 operand=leaf.label,
-                answer=f"The local derivative: {edge} = {spec.local_formulas[k]}.",
+                answer=_fix(spec.rules[k]),
             )
         want, got = _pair(expected, float(given))
+        rule = spec.rules[k]
+        mistake = next(
+            (
+                f"{symbols} here: {why}"
+                for symbols, why, wrong in rule.mistakes
+                if _close(given, wrong(*case[0], *case[1]))
+            ),
+            None,
+        )
         hint = ""
-        if _close(given, -expected):
+        if mistake is not None:  # a mistake learners often make says more than its sign
+            hint = f"\nYour number is {mistake}."
+        elif _close(given, -expected):
             hint = "\nThe sign is flipped."
         elif any(_close(given, other) for j, other in enumerate(expected_locals) if j != k):
             hint = "\nThat is the derivative for the other operand: are the two swapped?"
         raise _fail(
             exercise,
-            f"The edge {edge} is wrong at {where}.\nAt these inputs {edge} = {want}; your ParentLink to {leaf.label} holds {got}.{hint}",
-            answer=f"The local derivative: {edge} = {spec.local_formulas[k]}.",
+            f"The edge {edge} is wrong at {where}.\nAt these inputs {edge} = {want}; your ParentLink to {leaf.label} "
+            f"holds {got}.{hint}\nThe rule: {edge} = {rule.symbols}.\nAt {where}: {rule.worked(*case[0], *case[1])}.",
+            answer=_fix(rule),
             edge=edge,
             graph=out,
             marked=[(out, k)],
@@ -156,6 +180,11 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
             given=float(given),
             inputs=inputs,
         )
+
+
+def _fix(rule: Rule) -> str:
+    """The right line of the starting code, which `answer` holds back until the reader asks."""
+    return f"The right formula, in the starting code: {rule.code}"
 
 
 def _slope_error(spec: _Operation, fn: Callable[..., Any], case: Case, k: int, exercise: str) -> float:
@@ -227,6 +256,21 @@ def _power_case(rng: random.Random) -> Case:
     return (_rounded(rng, 0.3, 3.0),), (rng.choice(FRACTIONAL_POWERS),)
 
 
+def _in(x: float) -> str:
+    """A number put into a formula: in brackets when negative."""
+    return f"({_num(x)})" if x < 0 else _num(x)
+
+
+def _tanh_worked(u: float) -> str:
+    t = math.tanh(u)
+    return f"t = tanh({_num(u)}) = {_num(t)}, so 1 − t² = 1 − {_in(t)}² = {_num(1 - t * t)}"
+
+
+def _sigmoid_worked(z: float) -> str:
+    s = _sigmoid(z)
+    return f"s = σ({_num(z)}) = {_num(s)}, so s(1 − s) = {_num(s)} · (1 − {_num(s)}) = {_num(s * (1 - s))}"
+
+
 OPERATIONS = {
     "divide": _Operation(
         "divide",
@@ -234,7 +278,26 @@ OPERATIONS = {
         "q",
         "u / v",
         lambda u, v: u / v,
-        ("1 / v", "-u / v²"),
+        (
+            Rule(
+                "1/v (u / v is u times the constant 1/v)",
+                lambda u, v: f"1/v = 1/{_in(v)} = {_num(1 / v)}",
+                "dq_du = 1.0 / v.data",
+                (
+                    ("v", "the rule has 1 over v", lambda u, v: v),
+                    ("1/v²", "v is not squared here", lambda u, v: 1 / (v * v)),
+                ),
+            ),
+            Rule(
+                "−u/v² (the derivative of 1/v is −1/v²)",
+                lambda u, v: f"−u/v² = −{_in(u)}/{_in(v)}² = {_num(-u / (v * v))}",
+                "dq_dv = -u.data / (v.data * v.data)",
+                (
+                    ("−1/v²", "the factor u is missing", lambda u, v: -1 / (v * v)),
+                    ("−u/v", "v is not squared", lambda u, v: -u / v),
+                ),
+            ),
+        ),
         lambda u, v: (1 / v, -u / (v * v)),
         lambda rng: ((_rounded(rng, -3, 3), _away_from_zero(rng)), ()),
         always=lambda rng: [((-_rounded(rng, 0.5, 3), -_rounded(rng, 0.5, 3)), ())],
@@ -245,7 +308,18 @@ OPERATIONS = {
         "t",
         "tanh(u)",
         math.tanh,
-        ("1 - t²",),
+        (
+            Rule(
+                "1 − t², written with the output t = tanh(u)",
+                _tanh_worked,
+                "dt_du = 1.0 - t * t",
+                (
+                    ("1 − t", "t is not squared", lambda u: 1 - math.tanh(u)),
+                    ("1 + t²", "the sign before t² is flipped", lambda u: 1 + math.tanh(u) ** 2),
+                    ("1 − u²", "the input u stands where the output t belongs", lambda u: 1 - u * u),
+                ),
+            ),
+        ),
         lambda u: (1 - math.tanh(u) ** 2,),
         lambda rng: ((_rounded(rng, -2.5, 2.5),), ()),
         always=lambda rng: [((-_rounded(rng, 0.3, 2.5),), ()), ((0.0,), ())],
@@ -256,7 +330,17 @@ OPERATIONS = {
         "p",
         "u ** k",
         lambda u, k: u**k,
-        ("k · u ** (k - 1)",),
+        (
+            Rule(
+                "k·u^(k−1) (the power rule)",
+                lambda u, k: f"k·u^(k−1) = {_num(k)} · {_in(u)}^{_in(k - 1)} = {_num(k * u ** (k - 1))}",
+                "dp_du = k * u.data ** (k - 1)",
+                (
+                    ("u^(k−1)", "the factor k is missing", lambda u, k: u ** (k - 1)),
+                    ("k·u^k", "the power is not lowered by one", lambda u, k: k * u**k),
+                ),
+            ),
+        ),
         lambda u, k: (k * u ** (k - 1),),
         _power_case,
         constants=("k",),
@@ -273,7 +357,18 @@ OPERATIONS = {
         "s",
         "σ(z) = 1 / (1 + exp(-z))",
         _sigmoid,
-        ("s · (1 - s)",),
+        (
+            Rule(
+                "s(1 − s), written with the output s = σ(z)",
+                _sigmoid_worked,
+                "ds_dz = s * (1.0 - s)",
+                (
+                    ("s²", "s times s, where the rule has s times (1 − s)", lambda z: _sigmoid(z) ** 2),
+                    ("1 − s", "the factor s is missing", lambda z: 1 - _sigmoid(z)),
+                    ("s", "the factor (1 − s) is missing", _sigmoid),
+                ),
+            ),
+        ),
         lambda z: (_sigmoid(z) * (1 - _sigmoid(z)),),
         lambda rng: ((_rounded(rng, -4, 4),), ()),
         always=lambda rng: [((-_rounded(rng, 0.5, 4),), ())],

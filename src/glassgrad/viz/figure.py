@@ -84,7 +84,8 @@ def figure_html(
     figcaption = f"<figcaption>{escape(caption_text)}</figcaption>" if caption_text else ""
     html = (
         f'<figure class="{css}" id="{prefix}" data-gg-prefix="{prefix}"{attrs}>'
-        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="region" '
+        # A named group, not a landmark (region): a page's landmarks are its parts, not each of its drawings.
+        f'<div class="gg-scroll" style="overflow-x:auto" tabindex="0" role="group" '
         f'aria-label="{escape(title)} (scrolls sideways)">{svg}</div>{after}{figcaption}</figure>'
     )
     return Drawing(html, natural, widest, narrowest)
