@@ -6,9 +6,9 @@
 //
 //   const runs = session();           Runs and Checks, one at a time. EVERY request runs in a Python no
 //                                     earlier program touched: a fresh worker per request, terminated after its
-//                                     answer; a spare one is started in the background after each request, on
-//                                     warm(), and once a program has run for a second (it may well be stopped).
-//     runs.warm(onStatus)             the reader shows intent: start the spare now; onStatus(text), optional,
+//                                     answer, taken from the spares loaded in the background (python-spares.js)
+//                                     from the first warm() or request on.
+//     runs.warm(onStatus)             the reader shows intent: start the spares now; onStatus(text), optional,
 //                                     hears its progress ("Downloading Python: 3.1 of 12.0 MB…", ...).
 //     runs.run({code, prefix, exercise, reveal}, {onStatus, onOutput}) -> Promise of an outcome:
 //                                     {result} (glassgrad_runtime's dict: {error}, {note}, or {summary, figure,
@@ -20,11 +20,13 @@
 //                                     own limit, LOAD_LIMIT_S), then `limit` seconds for the program.
 //     runs.stop(), runs.busy(), runs.close()
 import { LOAD_LIMIT_S, diedText, limit, loadingText, randomId, seconds, startPython } from "./python-link.js";
+import { spares } from "./python-spares.js";
 
 export { limit, limitNote } from "./python-link.js";
 export { open } from "./python-lab-mode.js";
 
-const SPARE_AFTER_MS = 1000;
+/** Spare Pythons kept loaded: a Run right after a Run, or after Stop, takes the second. */
+const SPARES = 2;
 
 /**
  * @typedef {import("./python-link.js").Python} Python
@@ -38,42 +40,33 @@ const SPARE_AFTER_MS = 1000;
 
 /** A sequence of Runs or Checks, each in a fresh Python. */
 export function session() {
-  /** @type {Python | null} */
-  let spare = null;
   /** @type {Pending | null} */
   let current = null;
   /** @type {((text: string) => void) | null} */
   let watcher = null;
   let closed = false;
 
-  function takeSpare() {
-    const py = spare && !spare.failed ? spare : startPython();
-    if (spare && spare !== py) spare.close();
-    spare = null;
-    return py;
-  }
-  function startSpare() {
-    if (closed || (spare && !spare.failed)) return;
-    if (spare) spare.close();  // one that could not load: try afresh
-    const py = (spare = startPython());
-    py.listener = (message) => {
+  // The spare a request would take tells warm()'s watcher its progress.
+  const pool = spares(startPython, {
+    size: SPARES,
+    onMessage(py, message) {
+      if (!watcher || (py !== pool.next() && message.type !== "failed")) return;
       if (message.type === "failed") {
-        if (watcher) watcher("Python could not start: " + String(message.text) + ".");
+        watcher("Python could not start: " + String(message.text) + ".");
         watcher = null;
         return;
       }
-      if (watcher && (message.type === "progress" || message.type === "ready")) watcher(loadingText(py));
+      if (message.type === "progress" || message.type === "ready") watcher(loadingText(py));
       if (message.type === "ready") watcher = null;
-    };
-  }
+    },
+  });
   /** @param {Pending} request @param {Outcome} outcome */
   function finish(request, outcome) {
     if (current !== request) return;
     current = null;
     window.clearTimeout(request.timer);
     request.py.close();  // used once: its Python goes with it
-    if (!request.py.failed || request.py.ready) startSpare();  // (a Python that cannot load would fail again)
-    else if (spare) { spare.close(); spare = null; }
+    if (!closed && (!request.py.failed || request.py.ready)) pool.fill();  // (a Python that cannot load would fail again)
     request.resolve(outcome);
   }
   /** @param {Pending} request @param {number} seconds @param {string} text */
@@ -93,7 +86,7 @@ export function session() {
     const again = check ? "Check" : "Run", thing = check ? "check" : "program";
     if (current) finish(current, { message: "Stopped: another request began." });
     watcher = null;
-    const py = takeSpare();
+    const py = pool.take();
     const tooLong = "Stopped: the " + thing + " ran for more than " + seconds(limit) + ". Press " + again + " to start again.";
     const running = (check ? "Checking" : "Running") + "… (stopped after " + seconds(limit) + ")";
     return new Promise((resolve) => {
@@ -111,8 +104,7 @@ export function session() {
         else if (message.type === "running" && mine) {
           request.running = true;
           say(running);
-          // A program still running after a second may well be stopped: its successor starts loading now.
-          window.setTimeout(() => { if (current === request) startSpare(); }, SPARE_AFTER_MS);
+          pool.fill();  // its Python has loaded: the spares may load now
         } else if (message.type === "output" && mine && Array.isArray(message.chunks)) {
           if (callbacks.onOutput) {
             callbacks.onOutput(/** @type {Array<[string, string]>} */ (message.chunks.filter(Array.isArray)), Math.max(0, Number(message.dropped) || 0), Math.max(0, Number(message.droppedChars) || 0));
@@ -132,7 +124,9 @@ export function session() {
     run,
     /** @param {(text: string) => void} [onStatus] */
     warm(onStatus) {
-      startSpare();
+      if (closed) return;
+      pool.fill();
+      const spare = pool.next();
       if (!onStatus || !spare) return;
       watcher = spare.ready ? null : onStatus;
       onStatus(loadingText(spare));
@@ -142,8 +136,7 @@ export function session() {
     close() {
       closed = true;
       if (current) finish(current, { message: "Stopped." });
-      if (spare) spare.close();
-      spare = null;
+      pool.close();
     },
   };
 }
