@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from bench_playground import CHROMIUM, CHROMIUM_ARGS, build_site, served
+from bench_playground import build_site, launch, served
 
 from glassgrad_site.lab.settings import SUGGESTED
 
@@ -129,7 +129,7 @@ def main() -> None:
         site = args.site or build_site(folder, "the lab's measurement")
         results = {}
         with served(site) as address, sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = launch(playwright)
             for name, (settings, hash_) in models.items():
                 results[name] = measure(browser, f"{address}lab/{hash_}", args.steps)
                 results[name]["native"] = native_step_ms(settings, args.steps)

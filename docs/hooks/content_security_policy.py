@@ -6,6 +6,13 @@ the theme's few inline scripts, each allowed by its SHA-256: the policy is writt
 built, with the hashes of every page's inline scripts, because instant navigation runs another page's inline
 scripts under the policy of the page first opened. Pyodide needs ``'wasm-unsafe-eval'`` and workers from the
 site (or ``blob:``). Inline styles stay allowed: the theme and the figures size themselves with them.
+
+Trusted Types: ``trusted-types glassgrad`` lets the page create one policy, docs/javascripts/sanitizer.js's,
+through which the site's own scripts send every HTML string, script text and worker address. The policy does not
+``require-trusted-types-for 'script'``: the theme's bundle writes strings to those sinks itself (its icons
+through DOMParser, search results through innerHTML, its search worker and scripts by URL), and a report-only
+policy cannot be given in a ``<meta>``. tests/runtime/test_trusted_types.py serves the site with the requirement
+as a header and checks that the site's own scripts never reach a sink without the policy.
 """
 
 from __future__ import annotations
@@ -25,6 +32,10 @@ HEAD = re.compile(r"<head(?:\s[^>]*)?>(?:\s*<meta charset=[^>]*>)?", re.IGNORECA
 PRESENT = re.compile(r"<meta http-equiv=.?Content-Security-Policy", re.IGNORECASE)
 
 
+TRUSTED_TYPES_POLICY = "glassgrad"
+"""The one Trusted Types policy a page may create (docs/javascripts/sanitizer.js's ``POLICY_NAME``)."""
+
+
 def policy(script_hashes: list[str]) -> str:
     """The policy, allowing the inline scripts whose hashes are given (``'sha256-…'``)."""
     scripts = " ".join(["'self'", "'wasm-unsafe-eval'", *script_hashes])
@@ -42,6 +53,7 @@ def policy(script_hashes: list[str]) -> str:
             "object-src 'none'",
             "base-uri 'self'",
             "form-action 'none'",
+            f"trusted-types {TRUSTED_TYPES_POLICY}",
         ]
     )
 

@@ -1,7 +1,8 @@
 // console.js: a program's printed output in a <pre>: of a run's first MAX_CHARS characters (the worker sends
 // no more, and past them the page takes none), the latest MAX_LINES lines, drawn at most once per frame. Each
-// batch costs in proportion to its own size. What the page leaves out is the earliest lines (noted on top);
-// what was cut past the cap, the latest (noted below).
+// batch costs in proportion to its own size, and so does each drawing: only the lines that came or changed
+// since the last one are drawn, and the spans of lines trimmed away removed. What the page leaves out is the
+// earliest lines (noted on top); what was cut past the cap, the latest (noted below).
 //
 //   const printed = outputConsole(pre);   printed.clear(); printed.add(chunks, droppedLines, droppedChars)
 //   chunks: [["stdout" | "stderr", text], ...] as python-session.js's onOutput receives them.
@@ -9,7 +10,7 @@
 export const MAX_LINES = 2000;
 export const MAX_CHARS = 200000;
 
-/** @typedef {{stream: "stdout" | "stderr", text: string}} Line */
+/** @typedef {{stream: "stdout" | "stderr", text: string, node: HTMLElement | null}} Line  node: its span, once drawn */
 
 /** @param {{lines: number, chars: number}} left @param {string} which  "earlier" or "more" */
 function count(left, which) {
@@ -35,17 +36,22 @@ export function outputConsole(pre) {
   /** @type {Line[]} */
   let lines = [];
   let earlier = { lines: 0, chars: 0 }, later = { lines: 0, chars: 0 }, chars = 0, drawing = 0;
-  let changed = false;  // lines came since the last drawing (else only the counts below them are redrawn)
+  let fresh = 0;  // lines[fresh:] are not drawn, or changed since (the last, open line may grow)
+  /** @type {HTMLElement[]} */
+  let removed = [];  // the spans of lines trimmed since the last drawing
+  /** @type {HTMLElement | null} */
+  let earlierNote = null;
   /** @type {HTMLElement | null} */
   let laterNote = null;
 
   function clear() {
-    lines = [{ stream: "stdout", text: "" }];
+    lines = [{ stream: "stdout", text: "", node: null }];
     earlier = { lines: 0, chars: 0 };
     later = { lines: 0, chars: 0 };
     chars = 0;
-    changed = false;
-    laterNote = null;
+    fresh = 0;
+    removed = [];
+    earlierNote = laterNote = null;
     pre.textContent = "";
     pre.hidden = true;
   }
@@ -53,6 +59,8 @@ export function outputConsole(pre) {
     if (lines.length > MAX_LINES + 1) {
       const gone = lines.splice(0, lines.length - MAX_LINES - 1);
       earlier.lines += gone.length;
+      fresh = Math.max(0, fresh - gone.length);
+      for (const line of gone) if (line.node) removed.push(line.node);
     }
   }
   /** @param {Array<[string, string]>} chunks @param {number} [moreLines] @param {number} [moreChars] */
@@ -67,14 +75,14 @@ export function outputConsole(pre) {
         later.lines += whole.split("\n").length - text.split("\n").length;
       }
       if (!text) continue;
-      changed = true;
       const pieces = text.split("\n"), last = lines[lines.length - 1];  // the open line (no newline yet)
+      fresh = Math.min(fresh, lines.length - 1);
       if (last.text === "") last.stream = stream;
       if (last.stream === stream) last.text += pieces[0];
-      else lines.push({ stream, text: pieces[0] });
+      else lines.push({ stream, text: pieces[0], node: null });
       const skipped = Math.max(0, pieces.length - 2 - MAX_LINES);  // new lines that would be trimmed at once
       earlier.lines += skipped;
-      for (let i = 1 + skipped; i < pieces.length; i++) lines.push({ stream, text: pieces[i] });
+      for (let i = 1 + skipped; i < pieces.length; i++) lines.push({ stream, text: pieces[i], node: null });
       chars += text.length;
       trim();
     }
@@ -85,25 +93,28 @@ export function outputConsole(pre) {
   }
   function draw() {
     drawing = 0;
-    if (!changed && (laterNote || !(later.lines || later.chars)) && !pre.hidden) {  // only the count grew
-      if (laterNote) laterNote.textContent = laterText() + "\n";
-      return;
+    for (const node of removed) node.remove();
+    removed = [];
+    const added = document.createDocumentFragment();  // the new lines, after the last drawn one
+    for (let i = fresh; i < lines.length; i++) {
+      const line = lines[i];
+      if (i === lines.length - 1 && line.text === "") {  // an open line with nothing yet: not shown
+        if (line.node) line.node.remove();
+        line.node = null;
+        continue;
+      }
+      if (!line.node) added.appendChild((line.node = document.createElement("span")));
+      if (line.stream === "stderr") line.node.className = "gg-pg-stderr";
+      else line.node.removeAttribute("class");
+      line.node.textContent = line.text + "\n";
     }
-    changed = false;
-    const shown = lines[lines.length - 1].text === "" ? lines.slice(0, -1) : lines;
-    const box = document.createDocumentFragment();
-    if (earlier.lines || earlier.chars) box.appendChild(note("… " + count(earlier, "earlier") + " not shown (the last " + MAX_LINES.toLocaleString("en") + " lines are kept)"));
-    for (const line of shown) {
-      const span = document.createElement("span");
-      if (line.stream === "stderr") span.className = "gg-pg-stderr";
-      span.textContent = line.text + "\n";
-      box.appendChild(span);
-    }
-    laterNote = later.lines || later.chars ? box.appendChild(note(laterText())) : null;
-    const empty = !box.childNodes.length;  // (read before appending: a fragment empties into its parent)
-    pre.textContent = "";
-    pre.appendChild(box);
-    pre.hidden = empty;
+    fresh = lines.length - 1;
+    pre.insertBefore(added, laterNote);
+    if ((earlier.lines || earlier.chars) && !earlierNote) pre.insertBefore((earlierNote = note("")), pre.firstChild);
+    if (earlierNote) earlierNote.textContent = "… " + count(earlier, "earlier") + " not shown (the last " + MAX_LINES.toLocaleString("en") + " lines are kept)\n";
+    if ((later.lines || later.chars) && !laterNote) pre.appendChild((laterNote = note("")));
+    if (laterNote) laterNote.textContent = laterText() + "\n";
+    pre.hidden = !pre.firstChild;
   }
   clear();
   return { clear, add };

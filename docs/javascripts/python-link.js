@@ -4,11 +4,11 @@
 //
 // Trust: nothing a worker says is trusted. Only the worker's private MessageChannel port is read (a program
 // calling postMessage on the worker reaches no one), and only objects; the page owns the time limit.
+import { workerURL } from "./sanitizer.js";
 import { timeLimit } from "./url.js";
 
 /** Where the site serves Pyodide, Graphviz, DOMPurify and the bundle of glassgrad. */
 export const ASSETS = new URL("../assets/playground/", import.meta.url).href;
-const WORKER = new URL("python-worker.js", import.meta.url).href;
 
 /** Seconds Python may take to download and start, on a slow connection. */
 export const LOAD_LIMIT_S = 120;
@@ -47,7 +47,7 @@ export function randomId() {
 
 /** @returns {Python} a worker starting to load Python now */
 export function startPython() {
-  const worker = new Worker(WORKER, { type: "module" });
+  const worker = new Worker(workerURL(), { type: "module" });  // (a TrustedScriptURL under Trusted Types)
   const channel = new MessageChannel();
   /** @type {Python} */
   const py = {

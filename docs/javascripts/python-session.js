@@ -14,9 +14,9 @@
 //   const runs = session({checks})    Runs and Checks, one at a time (checks: true when the page Checks: the
 //                                     judge then opens with the first warm()). EVERY request runs in a Python no
 //                                     earlier program touched: a fresh worker per request, terminated after its
-//                                     answer; a spare one is started in the background after each request, on
-//                                     warm(), and once a program has run for a second (it may well be stopped).
-//     runs.warm(onStatus)             the reader shows intent: start the spare now; onStatus(text), optional,
+//                                     answer, taken from the spares loaded in the background (python-spares.js)
+//                                     from the first warm() or request on.
+//     runs.warm(onStatus)             the reader shows intent: start the spares now; onStatus(text), optional,
 //                                     hears its progress ("Downloading Python: 3.1 of 12.0 MB…", ...).
 //     runs.run({code, prefix, exercise, reveal}, {onStatus, onOutput}) -> Promise of an outcome:
 //                                     {result} (glassgrad_runtime's Result: {error}, {note}, or {summary, figure,
@@ -30,11 +30,13 @@
 //     runs.stop(), runs.busy(), runs.close()
 import { LOAD_LIMIT_S, diedText, limit, loadingText, randomId, seconds, startPython } from "./python-link.js";
 import { open } from "./python-lab-mode.js";
+import { spares } from "./python-spares.js";
 
 export { limit, limitNote } from "./python-link.js";
 export { open };
 
-const SPARE_AFTER_MS = 1000;
+/** Spare Pythons kept loaded: a Run right after a Run, or after Stop, takes the second. */
+const SPARES = 2;
 const MAX_RECORD_CHARS = 5e6;  // a Check's record, at most (as the worker bounds a result)
 const JUDGE = "glassgrad_runtime.worker";  // the judge's module: `judge(record, exercise, seed, prefix, reveal)`
 
@@ -59,8 +61,6 @@ function randomSeed() { return window.crypto.getRandomValues(new Uint32Array(1))
 export function session(options = {}) {
   /** @type {Promise<Lab> | null} */
   let judge = null;  // opened once; again only after it closed (time limit, died) or failed to open
-  /** @type {Python | null} */
-  let spare = null;
   /** @type {Pending | null} */
   let current = null;
   /** @type {((text: string) => void) | null} */
@@ -86,34 +86,27 @@ export function session(options = {}) {
     return lab.call(JUDGE + ".judge", [record, String(what.exercise), seed, String(what.prefix || "ggrun"), what.reveal === true]);
   }
 
-  function takeSpare() {
-    const py = spare && !spare.failed ? spare : startPython();
-    if (spare && spare !== py) spare.close();
-    spare = null;
-    return py;
-  }
-  function startSpare() {
-    if (closed || (spare && !spare.failed)) return;
-    if (spare) spare.close();  // one that could not load: try afresh
-    const py = (spare = startPython());
-    py.listener = (message) => {
+  // The spare a request would take tells warm()'s watcher its progress.
+  const pool = spares(startPython, {
+    size: SPARES,
+    onMessage(py, message) {
+      if (!watcher || (py !== pool.next() && message.type !== "failed")) return;
       if (message.type === "failed") {
-        if (watcher) watcher("Python could not start: " + String(message.text) + ".");
+        watcher("Python could not start: " + String(message.text) + ".");
         watcher = null;
         return;
       }
-      if (watcher && (message.type === "progress" || message.type === "ready")) watcher(loadingText(py));
+      if (message.type === "progress" || message.type === "ready") watcher(loadingText(py));
       if (message.type === "ready") watcher = null;
-    };
-  }
+    },
+  });
   /** @param {Pending} request @param {Outcome} outcome */
   function finish(request, outcome) {
     if (current !== request) return;
     current = null;
     window.clearTimeout(request.timer);
     request.py.close();  // used once: its Python goes with it
-    if (!request.py.failed || request.py.ready) startSpare();  // (a Python that cannot load would fail again)
-    else if (spare) { spare.close(); spare = null; }
+    if (!closed && (!request.py.failed || request.py.ready)) pool.fill();  // (a Python that cannot load would fail again)
     request.resolve(outcome);
   }
   /** @param {Pending} request @param {number} seconds @param {string} text */
@@ -133,7 +126,7 @@ export function session(options = {}) {
     const again = check ? "Check" : "Run", thing = check ? "check" : "program";
     if (current) finish(current, { message: "Stopped: another request began." });
     watcher = null;
-    const py = takeSpare();
+    const py = pool.take();
     const seed = randomSeed();
     if (check) openJudge().catch(() => {});  // in parallel with the run (at once when already open)
     const tooLong = "Stopped: the " + thing + " ran for more than " + seconds(limit) + ". Press " + again + " to start again.";
@@ -153,8 +146,7 @@ export function session(options = {}) {
         else if (message.type === "running" && mine) {
           request.running = true;
           say(running);
-          // A program still running after a second may well be stopped: its successor starts loading now.
-          window.setTimeout(() => { if (current === request) startSpare(); }, SPARE_AFTER_MS);
+          pool.fill();  // its Python has loaded: the spares may load now
         } else if (message.type === "output" && mine && Array.isArray(message.chunks)) {
           if (callbacks.onOutput) {
             callbacks.onOutput(/** @type {Array<[string, string]>} */ (message.chunks.filter(Array.isArray)), Math.max(0, Number(message.dropped) || 0), Math.max(0, Number(message.droppedChars) || 0));
@@ -183,8 +175,10 @@ export function session(options = {}) {
     run,
     /** @param {(text: string) => void} [onStatus] */
     warm(onStatus) {
-      startSpare();
+      if (closed) return;
+      pool.fill();
       if (options.checks) openJudge().catch(() => {});
+      const spare = pool.next();
       if (!onStatus || !spare) return;
       watcher = spare.ready ? null : onStatus;
       onStatus(loadingText(spare));
@@ -194,8 +188,7 @@ export function session(options = {}) {
     close() {
       closed = true;
       if (current) finish(current, { message: "Stopped." });
-      if (spare) spare.close();
-      spare = null;
+      pool.close();
       if (judge) judge.then((lab) => lab.close(), () => {});
       judge = null;
     },

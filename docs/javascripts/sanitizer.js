@@ -6,8 +6,14 @@
 // numbers and set again through the CSSOM. A <label> becomes its control's aria-label (no `for` passes).
 // A player's frames (<script class="gg-frames">, JSON) are read, checked and put back as inert JSON.
 //
+// Trusted Types, where the browser has them: this module holds the page's one policy, "glassgrad" (the CSP that
+// docs/hooks/content_security_policy.py writes allows no other). It makes HTML of a string only while sanitize()
+// parses a worker's output inertly (DOMParser, then DOMPurify, which is given this policy), script text only of
+// JSON (a player's frames, in a <script type="application/json">), and a script URL only of python-worker.js.
+//
 //   import { sanitize } from "./sanitizer.js";
 //   sanitize(html, prefix) -> Promise of a DocumentFragment of this document
+//   workerURL() -> python-worker.js's address, as the policy's TrustedScriptURL where there is one (for new Worker)
 //   createSanitizer(purify, window) -> the same, synchronous, for a DOMPurify and a window (tests/js uses jsdom)
 
 const ALLOWED_TAGS = [
@@ -67,6 +73,39 @@ const STYLES = {
 const PAINT = /^(none|transparent|currentColor|#[0-9a-fA-F]{3,8}|[a-z]{3,20}|rgba?\([\d., %]{5,40}\))$/;
 const LOCAL_URL = /^url\(#([A-Za-z][\w-]{0,200})\)$/;
 
+/** The name of the page's one Trusted Types policy. */
+export const POLICY_NAME = "glassgrad";
+const WORKER = new URL("python-worker.js", import.meta.url).href;
+let parsing = 0;  // > 0 while sanitize() parses: the only time the policy turns a string into HTML
+
+/**
+ * @param {any} factory  the window's trustedTypes, if the browser has them
+ * @returns {any} the policy, or null without Trusted Types
+ */
+function createPolicy(factory) {
+  if (!factory || typeof factory.createPolicy !== "function") return null;
+  return factory.createPolicy(POLICY_NAME, {
+    /** @param {string} text */
+    createHTML(text) {
+      if (parsing <= 0) throw new TypeError("HTML reaches this page only through sanitizer.js's sanitize()");
+      return text;
+    },
+    /** @param {string} text */
+    createScript(text) { JSON.parse(text); return text; },  // a player's frames: data, never code
+    /** @param {string} url */
+    createScriptURL(url) {
+      if (String(url) !== WORKER) throw new TypeError("the only script this page starts is python-worker.js");
+      return url;
+    },
+  });
+}
+const policy = createPolicy(/** @type {any} */ (globalThis).trustedTypes);
+
+/** @returns {string} python-worker.js's address, a TrustedScriptURL under Trusted Types (new Worker takes either). */
+export function workerURL() {
+  return policy ? policy.createScriptURL(WORKER) : WORKER;
+}
+
 // Every attribute that may pass (the hook checks its value); data-gg-sizes and data-gg-player-slot are ours.
 const ALLOWED = new Set([...ALLOWED_ATTR, ...Object.keys(KEPT_DATA), "data-gg-sizes", "data-gg-player-slot"]);
 
@@ -122,6 +161,7 @@ export function createSanitizer(purify, win) {
   const config = {
     ALLOWED_TAGS, ALLOWED_ATTR: [...ALLOWED], ALLOW_DATA_ATTR: true, ALLOW_ARIA_ATTR: true,  // (the hook decides)
     ALLOW_UNKNOWN_PROTOCOLS: false, KEEP_CONTENT: true,
+    ...(policy ? { TRUSTED_TYPES_POLICY: policy } : {}),  // (else DOMPurify would ask for a policy of its own)
   };
 
   /** @param {string} text  a player's frames, JSON */
@@ -162,6 +202,7 @@ export function createSanitizer(purify, win) {
       try { clean = cleanFrames(holder.textContent || ""); } catch { clean = null; }
       if (player && clean && own(player.id)) { player.setAttribute("data-gg-player-slot", String(frames.length)); frames.push(clean); }
     }
+    for (const script of parsed.querySelectorAll("script")) script.remove();  // read: never passed on
     for (const label of parsed.querySelectorAll("label")) {  // its text names its control; `for` does not pass
       const target = label.getAttribute("for") || "";
       const control = own(target) ? parsed.getElementById(target) : label.querySelector("select, button");
@@ -187,7 +228,8 @@ export function createSanitizer(purify, win) {
       const holder = win.document.createElement("script");
       holder.type = "application/json";
       holder.className = "gg-frames";
-      holder.textContent = JSON.stringify(clean).replace(/</g, "\\u003c");
+      const json = JSON.stringify(clean).replace(/</g, "\\u003c");
+      holder.textContent = policy ? policy.createScript(json) : json;
       player.appendChild(holder);
     }
     return safe;
@@ -201,12 +243,17 @@ export function createSanitizer(purify, win) {
       throw new RangeError(`it is too big to show (${text.length.toLocaleString("en")} characters; at most ${MAX_HTML_CHARS.toLocaleString("en")} characters and ${MAX_ELEMENTS.toLocaleString("en")} elements)`);
     }
     owner = ID.test(String(prefix || "")) ? String(prefix) : "";
+    parsing += 1;
     try {
-      const parsed = new win.DOMParser().parseFromString("<body>" + text, "text/html");  // inert: nothing runs
+      const source = "<body>" + text;
+      const parsed = new win.DOMParser().parseFromString(policy ? policy.createHTML(source) : source, "text/html");  // inert: nothing runs
       const frames = prepare(parsed);
-      return finish(purify.sanitize(parsed.body.innerHTML, Object.assign({ RETURN_DOM_FRAGMENT: true }, config)), frames);
+      const range = parsed.createRange();  // the nodes themselves go to DOMPurify: no second serialising and parsing
+      range.selectNodeContents(parsed.body);
+      return finish(purify.sanitize(range.extractContents(), Object.assign({ RETURN_DOM_FRAGMENT: true }, config)), frames);
     } finally {
       owner = "";
+      parsing -= 1;
     }
   };
 }

@@ -44,3 +44,16 @@ test("the latest MAX_LINES lines are kept, the earlier counted", () => {
   assert.equal(lines[1], "line 50");
   assert.equal(lines[MAX_LINES], `line ${MAX_LINES + 49}`);
 });
+
+test("a drawing touches only what came since the last: earlier lines keep their spans, trimmed ones go", () => {
+  const { pre, printed } = fresh();
+  printed.add([["stdout", "first\nsecond"]]);
+  const first = pre.firstElementChild;
+  printed.add([["stdout", " half\n"], ["stderr", "third\n"]]);
+  assert.equal(pre.firstElementChild, first);  // not drawn again
+  assert.equal(pre.textContent, "first\nsecond half\nthird\n");
+  printed.add([["stdout", Array.from({ length: MAX_LINES }, (_, i) => `n${i}`).join("\n") + "\n"]]);
+  assert.equal(pre.querySelectorAll("span:not(.gg-pg-dropped)").length, MAX_LINES);
+  assert.equal(pre.firstElementChild?.textContent, "… 3 earlier lines not shown (the last 2,000 lines are kept)\n");
+  assert.equal(pre.lastElementChild?.textContent, `n${MAX_LINES - 1}\n`);
+});

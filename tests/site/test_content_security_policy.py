@@ -29,6 +29,7 @@ REQUIRED = {
     "object-src": "'none'",
     "base-uri": "'self'",
     "form-action": "'none'",
+    "trusted-types": "glassgrad",  # sanitizer.js's policy, the one a page may create
 }
 
 
