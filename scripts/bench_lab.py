@@ -59,7 +59,7 @@ def measure(browser: Any, url: str, steps: int) -> dict[str, float]:
     page.goto(url, wait_until="networkidle")
     page.click("[data-lab-do=step]")
     page.wait_for_function(
-        "window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= 1",
+        "() => window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= 1",
         timeout=180_000,
     )
     page.wait_for_timeout(4000)  # the inspected graph is laid out while the lab is idle
@@ -71,7 +71,7 @@ def measure(browser: Any, url: str, steps: int) -> dict[str, float]:
     page.fill("[data-lab-set=stop]", str(steps + 1))
     page.click("[data-lab-do=train]")
     page.wait_for_function(
-        f"window.glassgrad.lab.state().step >= {steps + 1} && !window.glassgrad.lab.running()", timeout=600_000
+        f"() => window.glassgrad.lab.state().step >= {steps + 1} && !window.glassgrad.lab.running()", timeout=600_000
     )
     page.evaluate("window.__watching = false")
     frames = page.evaluate("window.__frames")
@@ -85,7 +85,7 @@ def measure(browser: Any, url: str, steps: int) -> dict[str, float]:
     page.wait_for_selector("[data-lab=graph] svg g.gg-value", timeout=120_000)
     first_inspect = time.perf_counter() - started
     page.click("[data-lab-do=step]")
-    page.wait_for_function(f"window.glassgrad.lab.state().step >= {steps + 2}", timeout=60_000)
+    page.wait_for_function(f"() => window.glassgrad.lab.state().step >= {steps + 2}", timeout=60_000)
     page.wait_for_timeout(500)
     started = time.perf_counter()
     page.locator("[data-lab=player]").evaluate("el => el.textContent = ''")

@@ -58,7 +58,7 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     session = visit("lab/#size=120&seed=2", wait_until="networkidle")
     tab = session.page
     assert tab.is_visible("[data-gg-lab]") and tab.inner_text("[data-lab-do=train]") == "Train"
-    tab.wait_for_function("window.glassgrad.lab.ready()", timeout=WAIT)
+    tab.wait_for_function("() => window.glassgrad.lab && window.glassgrad.lab.ready()", timeout=WAIT)
 
     # One step: the text says so, and the heat map is the engine's model(x).data on the whole grid.
     tab.click("[data-lab-do=step]")
@@ -132,7 +132,8 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     assert re.match(r"L1\.n\d", tab.locator("[data-lab=graph] g.gg-lab-picked").first.text_content().strip())
     tab.check("[data-lab=every-value]")
     tab.wait_for_function(
-        "document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5", timeout=WAIT
+        "() => document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5",
+        timeout=WAIT,
     )
     tab.click("[data-lab-do=gradcheck]")
     tab.wait_for_function("() => document.querySelector('[data-lab=gradcheck-text]').textContent.includes('central')")
@@ -160,12 +161,12 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     # A setting out of its limits is clamped, and the page says so where the reader looks.
     tab.fill("[data-lab-set=layers]", "32, 32, 32, 32, 99")
     tab.press("[data-lab-set=layers]", "Tab")
-    tab.wait_for_function("window.glassgrad.lab.state().settings.layers.length === 4")
+    tab.wait_for_function("() => window.glassgrad.lab.state().settings.layers.length === 4")
     assert tab.is_visible("text=5 hidden layers asked for: the first 4 kept.")
     assert "outside 1 to 32: 32" in status(tab)
     tab.fill("[data-lab-set=layers]", "8, 8")
     tab.press("[data-lab-set=layers]", "Tab")
-    tab.wait_for_function("window.glassgrad.lab.state().settings.layers.length === 2")
+    tab.wait_for_function("() => window.glassgrad.lab.state().settings.layers.length === 2")
     # Without a mouse: the plane takes the focus, arrows move its cross, Enter adds a point there (a blue one,
     # at the plane's left edge and half way up: x1 is the view's left bound).
     tab.check("input[name=gg-lab-click][value='add-1']")
