@@ -57,7 +57,8 @@ def native_loop_s() -> float:
 
 def measure(browser: Any, url: str, steps: int) -> dict[str, float]:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(url, wait_until="networkidle")
+    page.goto(url, wait_until="networkidle", timeout=180_000)
+    page.wait_for_function("() => window.glassgrad.lab && window.glassgrad.lab.ready()", timeout=300_000)
     page.click("[data-lab-do=step]")
     page.wait_for_function(
         "() => window.glassgrad.lab && window.glassgrad.lab.state() && window.glassgrad.lab.state().step >= 1",

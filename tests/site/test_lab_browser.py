@@ -127,7 +127,8 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     box = tab.locator("[data-lab=network]").bounding_box()
     assert box and box["height"] > 100
     tab.uncheck("[data-lab=every-value]")
-    tab.click("[data-lab=network]", position={"x": 30 + (box["width"] - 60) / 3, "y": box["height"] / 2 - 15})
+    # (The inputs' column at 44 px of names + 15, the output's 30 px from the right edge; neurons 30 px apart.)
+    tab.click("[data-lab=network]", position={"x": 59 + (box["width"] - 89) / 3, "y": box["height"] / 2 - 15})
     tab.wait_for_selector("[data-lab=graph] g.gg-lab-picked", timeout=WAIT)
     assert re.match(r"L1\.n\d", tab.locator("[data-lab=graph] g.gg-lab-picked").first.text_content().strip())
     tab.check("[data-lab=every-value]")

@@ -12,7 +12,7 @@ import { sized } from "./plane.js";
  * @param {boolean} share  a share from 0 to 1 (accuracy) rather than a loss
  */
 export function curve(canvas, colours, history, train, test, share) {
-  const box = sized(canvas), c = box.context, pad = 28;
+  const box = sized(canvas), c = box.context, pad = 34; // room for "100%" left of the axis
   c.clearRect(0, 0, box.width, box.height);
   const ink = colours.light;
   let top = share ? 1 : 0;

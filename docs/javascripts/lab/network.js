@@ -41,6 +41,9 @@ export class ParameterTable {
 }
 
 const MAP = 12; // cells per side of a neuron's small map
+const LABELS = 44; // px left of the inputs for their names
+/** @type {Record<string, string>} the input features' names as the page writes them */
+const NAMES = { x1: "x₁", x2: "x₂", "x1^2": "x₁²", "x2^2": "x₂²", x1x2: "x₁x₂", "sin x1": "sin x₁", "sin x2": "sin x₂" };
 const BLUE = [37, 99, 235], ORANGE = [234, 88, 12];
 
 /**
@@ -90,20 +93,21 @@ export class NetworkDiagram {
     this.canvas.style.height = `${height}px`;
     this.canvas.width = Math.round(width * ratio);
     this.canvas.height = Math.round(height * ratio);
-    const column = (width - 2 * size) / Math.max(1, sizes.length - 1);
-    this.nodes = sizes.map((n, layer) => Array.from({ length: n }, (_, j) => ({ x: size + layer * column, y: height / 2 + (j - (n - 1) / 2) * gap, size, layer, neuron: j })));
+    const left = LABELS + size / 2, column = (width - left - size) / Math.max(1, sizes.length - 1);
+    this.nodes = sizes.map((n, layer) => Array.from({ length: n }, (_, j) => ({ x: left + layer * column, y: height / 2 + (j - (n - 1) / 2) * gap, size, layer, neuron: j })));
     return { width, height };
   }
 
   /**
    * @param {Record<string, any>} run
    * @param {(x1: number, x2: number) => Float64Array[]} layersAt  every layer's outputs at a point of the plane
+   * @param {string} [ink]  the colour of the inputs' names
    */
-  draw(run, layersAt) {
+  draw(run, layersAt, ink = "#888") {
+    const sizes = /** @type {number[]} */ (run.sizes), view = run.view, weights = /** @type {number[]} */ (run.weights);
+    const { width, height } = this.layOut(sizes), ratio = window.devicePixelRatio || 1; // placed even off screen: clicks find them
     if (!this.onScreen) { this.stale = true; return; }
     this.stale = false;
-    const sizes = /** @type {number[]} */ (run.sizes), view = run.view, weights = /** @type {number[]} */ (run.weights);
-    const { width, height } = this.layOut(sizes), ratio = window.devicePixelRatio || 1;
     const c = /** @type {CanvasRenderingContext2D} */ (this.canvas.getContext("2d"));
     c.setTransform(ratio, 0, 0, ratio, 0, 0);
     c.clearRect(0, 0, width, height);
@@ -154,6 +158,11 @@ export class NetworkDiagram {
       c.fillRect(left, top, size, size);
       c.drawImage(this.atlas, m * MAP, 0, MAP, MAP, left, top, size, size);
       c.strokeRect(left, top, size, size);
+    });
+    c.fillStyle = ink; c.font = "12px sans-serif"; c.textAlign = "right"; c.textBaseline = "middle";
+    (/** @type {string[]} */ (run.features) || []).forEach((name, i) => {
+      const node = this.nodes[0][i];
+      if (node) c.fillText(NAMES[name] || name, node.x - node.size / 2 - 4, node.y);
     });
   }
 }

@@ -177,7 +177,7 @@ function setUp(root) {
       curve(/** @type {HTMLCanvasElement} */ ($("loss-curve")), colours, history, 1, 2, false);
       curve(/** @type {HTMLCanvasElement} */ ($("accuracy-curve")), colours, history, 3, 4, true);
       table.fill(state, false);
-      diagram.draw(state, (x1, x2) => { forward(state, x1, x2, out); return out; });
+      diagram.draw(state, (x1, x2) => { forward(state, x1, x2, out); return out; }, colours.ink);
     }
     changed = false;
     if (heat.busy && !frameAsked) frameAsked = window.requestAnimationFrame(frame);
