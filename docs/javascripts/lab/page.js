@@ -170,8 +170,9 @@ function setUp(root) {
   }
   function frame() {
     frameAsked = 0;
-    const t0 = performance.now(), whole = heat.advance(), colours = palette(root), state = run;
-    timings.heat.push(performance.now() - t0);
+    const t0 = performance.now(), slicing = heat.busy, whole = heat.advance(), spent = performance.now() - t0;
+    const colours = palette(root), state = run;
+    if (slicing) timings.heat.push(spent);
     if (state && (whole || changed)) paintPlane(plane, colours, heat.cells, { run: state, ringed: inspect.shown ? inspect.inspected : -1, cross: document.activeElement === plane ? cross : null });
     if (changed && state) {
       curve(/** @type {HTMLCanvasElement} */ ($("loss-curve")), colours, history, 1, 2, false);
