@@ -41,11 +41,12 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def native_step_ms(settings: dict[str, Any], steps: int) -> float:
-    """The median time of `glassgrad_site.lab.page.step` natively (the same code the page calls in Pyodide)."""
+    """The best time of `glassgrad_site.lab.page.step` natively (the same code the page calls in Pyodide): the least
+    disturbed by other work on the machine, as `timeit` advises."""
     from glassgrad_site.lab import page as lab
 
     lab.start(settings)
-    return statistics.median(lab.step()["seconds"] * 1000 for _ in range(steps))
+    return min(lab.step()["seconds"] * 1000 for _ in range(steps))
 
 
 def native_loop_s() -> float:
@@ -71,10 +72,13 @@ def measure(browser: Any, url: str, steps: int) -> dict[str, float]:
     loops = [page.evaluate("window.glassgrad.lab.call('plain_loop', [])") for _ in range(5)]
     page.evaluate(WATCH)
     page.fill("[data-lab-set=stop]", str(steps + 1))
+    first = page.evaluate("window.glassgrad.lab.state().step")
+    training = time.perf_counter()
     page.click("[data-lab-do=train]")
     page.wait_for_function(
         f"() => window.glassgrad.lab.state().step >= {steps + 1} && !window.glassgrad.lab.running()", timeout=600_000
     )
+    trained = (steps + 1 - first) / (time.perf_counter() - training)
     page.evaluate("window.__watching = false")
     frames = page.evaluate("window.__frames")
     tasks = page.evaluate("window.__tasks")
@@ -97,8 +101,9 @@ def measure(browser: Any, url: str, steps: int) -> dict[str, float]:
     page.close()
     return {
         "loop": min(loops),
-        "python": statistics.median(timings["python"]),
+        "python": min(timings["python"]),
         "round trip": statistics.median(timings["steps"]),
+        "per second": trained,
         "gap p99": percentile(gaps, 0.99),
         "gap max": max(gaps),
         "longest task": max(tasks, default=0.0),
@@ -145,15 +150,15 @@ def main() -> None:
     print("| measure | " + " | ".join(results) + " |")
     print("| --- |" + " ---: |" * len(results))
     rows = [
-        ("a step natively (glassgrad_site.lab.page.step)", lambda r: f"{r['native']:.1f} ms"),
-        ("a step in the browser, Python's own time", lambda r: f"{r['python']:.1f} ms"),
+        ("a step natively (glassgrad_site.lab.page.step), best", lambda r: f"{r['native']:.1f} ms"),
+        ("a step in the browser, Python's own time, best", lambda r: f"{r['python']:.1f} ms"),
         ("browser ÷ native", lambda r: f"{r['python'] / r['native']:.2f}×"),
         ("the floor: plain-Python loops, browser ÷ native", lambda r: f"{r['loop'] / r['native loop']:.2f}×"),
         (
             "browser ÷ (native × floor): target ≤ 1.15",
             lambda r: f"{r['python'] / r['native'] / (r['loop'] / r['native loop']):.2f}",
         ),
-        ("steps per second in the page (1 / round trip)", lambda r: f"{1000 / r['round trip']:.1f}"),
+        ("steps per second while training (steps ÷ time)", lambda r: f"{r['per second']:.1f}"),
         ("a step's round trip, as the page waits for it", lambda r: f"{r['round trip']:.1f} ms"),
         ("gap between frames while training, 99th percentile", lambda r: f"{r['gap p99']:.1f} ms"),
         ("longest gap between frames", lambda r: f"{r['gap max']:.1f} ms"),
@@ -169,9 +174,10 @@ def main() -> None:
         print(f"| {label} | " + " | ".join(cell(r) for r in results.values()) + " |")
     default, plain = results["[8, 8] (the default)"], results["[8, 8], no regularisation (a plain run)"]
     print(
-        "\nThe new controls' cost at the default setup (L2 regularisation, test points measured every step): "
-        f"{1000 / default['round trip']:.1f} steps per second against {1000 / plain['round trip']:.1f} without "
-        f"regularisation, {100 * (1 - plain['round trip'] / default['round trip']):+.0f}% (target: no more than 10% fewer)."
+        "\nThe new controls' cost at the default setup (L2 regularisation): "
+        f"{default['per second']:.1f} steps per second against {plain['per second']:.1f} without it, "
+        f"{default['per second'] / plain['per second']:.2f}× (target: at least 0.90×); Python's own step, best: "
+        f"{plain['python'] / default['python']:.2f}×."
     )
 
 
