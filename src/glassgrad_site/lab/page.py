@@ -229,11 +229,15 @@ def plain_loop(count: int = 200_000) -> float:
     return time.perf_counter() - started
 
 
-def download_bytes(assets: Path) -> int:
-    """What the page's Python downloads from the site's `assets` folder (assets/playground): Pyodide, the zip of
-    glassgrad, and Graphviz for Inspect's drawings (python-worker.js loads these)."""
-    files = [*(assets / "pyodide").iterdir(), assets / "glassgrad.zip", assets / "viz" / "viz.js"]
-    return sum(path.stat().st_size for path in files if path.is_file())
+def download_bytes(assets: Path) -> dict[str, int]:
+    """What the page's Python downloads from the site's `assets` folder (assets/playground), as python-worker.js
+    loads it: ``counted``, the files it fetches (Python's WebAssembly, its standard library, glassgrad's zip), whose
+    bytes the progress line counts, and ``modules``, the JavaScript it imports (Pyodide's loader, Graphviz)."""
+    pyodide = assets / "pyodide"
+    counted = [pyodide / "pyodide.asm.wasm", pyodide / "python_stdlib.zip", pyodide / "pyodide-lock.json"]
+    modules = [pyodide / "pyodide.mjs", pyodide / "pyodide.asm.mjs", assets / "viz" / "viz.js"]
+    size = {"counted": counted + [assets / "glassgrad.zip"], "modules": modules}
+    return {part: sum(path.stat().st_size for path in files) for part, files in size.items()}
 
 
 def page_data() -> str:
