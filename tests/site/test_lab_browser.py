@@ -55,10 +55,10 @@ def model_scores(state: dict[str, Any], points: list[list[float]]) -> list[float
 
 @pytest.mark.pyodide
 def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[..., Visit], tmp_path: Any) -> None:
-    session = visit("lab/#size=120&seed=2", wait_until="networkidle")
+    session = visit("lab/#size=120&seed=2")
     tab = session.page
     assert tab.is_visible("[data-gg-lab]") and tab.inner_text("[data-lab-do=train]") == "Train"
-    tab.wait_for_function("window.glassgrad.lab.ready()", timeout=WAIT)
+    tab.wait_for_function("() => window.glassgrad.lab && window.glassgrad.lab.ready()", timeout=WAIT)
 
     # One step: the text says so, and the heat map is the engine's model(x).data on the whole grid.
     tab.click("[data-lab-do=step]")
@@ -127,12 +127,14 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     box = tab.locator("[data-lab=network]").bounding_box()
     assert box and box["height"] > 100
     tab.uncheck("[data-lab=every-value]")
-    tab.click("[data-lab=network]", position={"x": 30 + (box["width"] - 60) / 3, "y": box["height"] / 2 - 15})
+    # (The inputs' column at 44 px of names + 15, the output's 30 px from the right edge; neurons 30 px apart.)
+    tab.click("[data-lab=network]", position={"x": 59 + (box["width"] - 89) / 3, "y": box["height"] / 2 - 15})
     tab.wait_for_selector("[data-lab=graph] g.gg-lab-picked", timeout=WAIT)
     assert re.match(r"L1\.n\d", tab.locator("[data-lab=graph] g.gg-lab-picked").first.text_content().strip())
     tab.check("[data-lab=every-value]")
     tab.wait_for_function(
-        "document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5", timeout=WAIT
+        "() => document.querySelectorAll('[data-lab=graph] svg g.gg-value').length === 2 + 105 + 17 + 16 + 5",
+        timeout=WAIT,
     )
     tab.click("[data-lab-do=gradcheck]")
     tab.wait_for_function("() => document.querySelector('[data-lab=gradcheck-text]').textContent.includes('central')")
@@ -160,12 +162,12 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
     # A setting out of its limits is clamped, and the page says so where the reader looks.
     tab.fill("[data-lab-set=layers]", "32, 32, 32, 32, 99")
     tab.press("[data-lab-set=layers]", "Tab")
-    tab.wait_for_function("window.glassgrad.lab.state().settings.layers.length === 4")
+    tab.wait_for_function("() => window.glassgrad.lab.state().settings.layers.length === 4")
     assert tab.is_visible("text=5 hidden layers asked for: the first 4 kept.")
     assert "outside 1 to 32: 32" in status(tab)
     tab.fill("[data-lab-set=layers]", "8, 8")
     tab.press("[data-lab-set=layers]", "Tab")
-    tab.wait_for_function("window.glassgrad.lab.state().settings.layers.length === 2")
+    tab.wait_for_function("() => window.glassgrad.lab.state().settings.layers.length === 2")
     # Without a mouse: the plane takes the focus, arrows move its cross, Enter adds a point there (a blue one,
     # at the plane's left edge and half way up: x1 is the view's left bound).
     tab.check("input[name=gg-lab-click][value='add-1']")
@@ -198,3 +200,51 @@ def test_without_javascript_the_page_says_what_it_does_and_links_to_the_training
     text = tab.inner_text("article")
     assert "This page needs JavaScript" in text and "Train with it" in text
     assert tab.get_attribute("noscript a", "href") == "../training/"
+
+
+TEXT_PX = """() => Array.from(document.querySelectorAll('[data-lab=graph] svg g.gg-value text.gg-t-data'))
+  .map(t => t.getScreenCTM().a * parseFloat(t.getAttribute('font-size')))"""
+"""The on-screen size, in CSS px, of each box's data text in the inspected graph (its font size times the zoom)."""
+COVERED = """() => Array.from(document.querySelectorAll('[data-gg-lab] button, [data-gg-lab] input, [data-gg-lab] select'))
+  .filter(el => el.offsetParent !== null)
+  .map(el => { el.scrollIntoView({block: 'center'}); const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return top === el || el.contains(top) || (el.labels && Array.from(el.labels).some(l => l.contains(top))) ? null
+      : (el.dataset.labDo || el.dataset.labSet || el.dataset.labZoom || el.name || el.dataset.labFeature || el.outerHTML.slice(0, 60)); })
+  .filter(Boolean)"""
+"""The lab's controls that are on the page but not the topmost thing where a tap on them lands, each scrolled into view."""
+
+
+@pytest.mark.pyodide
+@pytest.mark.parametrize("width", [1280, 375])
+def test_inspect_opens_readable_zooms_to_the_whole_graph_and_every_control_is_reachable(
+    visit: Callable[..., Visit], width: int
+) -> None:
+    session = visit("lab/", viewport={"width": width, "height": 800})
+    tab = session.page
+    tab.wait_for_function("() => window.glassgrad.lab && window.glassgrad.lab.ready()", timeout=WAIT)
+    tab.click("[data-lab-do=step]")
+    wait_step(tab, 1)
+    tab.click("[data-lab-do=inspect]")
+    tab.wait_for_selector("[data-lab=graph] svg g.gg-value", timeout=WAIT)
+    box = tab.locator("[data-lab=graph] .gg-scroll")
+    # It opens readable: node text 12 px, the loss in the window.
+    assert min(tab.evaluate(TEXT_PX)) >= 12 - 1e-6
+    assert tab.inner_text("[data-lab=zoom-text]").startswith("node text 12 px")
+    loss, window = tab.locator("[data-lab=graph] g.gg-root").bounding_box(), box.bounding_box()
+    assert loss and window and window["x"] <= loss["x"] + loss["width"] / 2 <= window["x"] + window["width"]
+    assert window["x"] + window["width"] <= width  # the window fits the screen
+    # The whole graph in the window; zoom in from there, and back to the readable size.
+    tab.click("[data-lab-zoom=fit]")
+    svg, window = tab.locator("[data-lab=graph] svg").bounding_box(), box.bounding_box()
+    assert svg and window and svg["width"] <= window["width"] + 1 and svg["height"] <= window["height"] + 1
+    assert "the whole graph" in tab.inner_text("[data-lab=zoom-text]")
+    fitted = max(tab.evaluate(TEXT_PX))
+    tab.click("[data-lab-zoom=in]")
+    assert max(tab.evaluate(TEXT_PX)) == pytest.approx(fitted * 1.25, rel=1e-3)  # the layout rounds to a pixel
+    tab.click("[data-lab-zoom=read]")
+    assert min(tab.evaluate(TEXT_PX)) == pytest.approx(12, rel=1e-3)
+    # No sideways scroll, and every control of the lab can be reached and tapped (nothing covers it).
+    assert tab.evaluate("document.documentElement.scrollWidth") <= width
+    assert tab.evaluate(COVERED) == []
+    assert not session.errors, session.errors

@@ -5,17 +5,16 @@ import { sized } from "./plane.js";
 /**
  * Draw one measure's two lines (training: solid, test: dashed) over the steps so far.
  * @param {HTMLCanvasElement} canvas
- * @param {Element} root  the lab, whose palette gives the colours
+ * @param {{ink: string, light: string, accent: string}} colours  the page's palette (plane.js's `palette`)
  * @param {number[][]} history  per step: [step, train loss, test loss, train accuracy, test accuracy]
  * @param {number} train  the column of the training line
  * @param {number} test  the column of the test line
  * @param {boolean} share  a share from 0 to 1 (accuracy) rather than a loss
  */
-export function curve(canvas, root, history, train, test, share) {
-  const box = sized(canvas), c = box.context, pad = 28;
+export function curve(canvas, colours, history, train, test, share) {
+  const box = sized(canvas), c = box.context, pad = 34; // room for "100%" left of the axis
   c.clearRect(0, 0, box.width, box.height);
-  const style = getComputedStyle(root);
-  const ink = style.getPropertyValue("--md-default-fg-color--light") || "#666";
+  const ink = colours.light;
   let top = share ? 1 : 0;
   if (!share) for (const row of history) top = Math.max(top, row[train] || 0, row[test] || 0);
   top = top || 1;
@@ -27,9 +26,8 @@ export function curve(canvas, root, history, train, test, share) {
   c.fillText("0", pad - 10, box.height - 18);
   const steps = history.length ? history[history.length - 1][0] : 0;
   c.fillText(`step ${steps}`, box.width - 60, box.height - 3);
-  const accent = style.getPropertyValue("--md-accent-fg-color") || "#009485";
   /** @type {[number, string, number[]][]} */
-  const lines = [[train, style.getPropertyValue("--md-default-fg-color") || "#000", []], [test, accent, [5, 3]]];
+  const lines = [[train, colours.ink, []], [test, colours.accent, [5, 3]]];
   for (const [column, colour, dash] of lines) {
     c.beginPath(); c.strokeStyle = colour; c.lineWidth = 2; c.setLineDash(dash);
     const stride = Math.max(1, Math.ceil(history.length / box.width)); // at most a point per pixel

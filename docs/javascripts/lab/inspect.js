@@ -3,6 +3,7 @@
 // Python: it goes through the sanitizer), drawn once per shape of model, then only its numbers change (by id).
 import { sanitize } from "./session.js";
 import { inspectText } from "./words.js";
+import { GraphZoom } from "./zoom.js";
 
 export const PREFIX = "lab-graph"; // the inspected figure's id prefix (glassgrad_site.lab.graph.PREFIX)
 
@@ -16,6 +17,7 @@ export class InspectPanel {
     this.shown = false;
     /** @type {boolean | null} the drawn graph's view: true, a node per neuron; false, every Value */
     this.drawnView = null;
+    this.zoom = new GraphZoom($("zoom"));
   }
 
   /** @returns {boolean} whether the reader asked for a node per neuron (not every Value) */
@@ -77,10 +79,6 @@ export class InspectPanel {
       const fragment = await sanitize(answer.html, PREFIX);
       graph.textContent = "";
       graph.appendChild(fragment);
-      // Drawn at its natural size (node text 12 px), in a box that scrolls both ways: scaled to the column,
-      // a graph with a box per parameter would have text too small to read.
-      const svg = graph.querySelector("svg");
-      if (svg && svg.style.maxWidth) svg.style.minWidth = svg.style.maxWidth;
       drawn = true;
     }
     const player = await sanitize(answer.player, PREFIX);
@@ -95,12 +93,7 @@ export class InspectPanel {
     this.shown = true;
     this.drawnView = answer.neurons;
     this.panel.hidden = false;
-    const box = /** @type {HTMLElement | null} */ (graph.querySelector(".gg-scroll")), loss = graph.querySelector("g.gg-root");
-    if (drawn && box && loss) { // a new drawing starts where backward starts: at the loss, on the right
-      const at = box.getBoundingClientRect(), root = loss.getBoundingClientRect();
-      box.scrollLeft += root.right - at.right + 24;
-      box.scrollTop += root.top - at.top - box.clientHeight / 2;
-    }
+    if (drawn) this.zoom.attach(graph); // readable (node text 12 px), at the loss, where backward starts
     this.$("inspect-text").textContent = inspectText(answer, run);
     this.$("gradcheck-text").textContent = "";
   }
@@ -115,7 +108,8 @@ export class InspectPanel {
     const node = Array.from(graph.querySelectorAll("g.gg-value")).find((g) => (g.textContent || "").trim().startsWith(label));
     if (!node) return;
     node.classList.add("gg-lab-picked");
-    node.scrollIntoView({ block: "center", inline: "center" });
+    this.zoom.bringIntoView(node, 0.5);
+    node.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   /** @param {Record<string, any>} result  what glassgrad_site.lab.page.gradcheck answered */

@@ -5,7 +5,8 @@
 import { curve } from "./curves.js";
 import { InspectPanel } from "./inspect.js";
 import { NetworkDiagram, ParameterTable } from "./network.js";
-import { buffers, forward, gridPoint, gridSize, heatMap, listenOnPlane, nearest, paintPlane } from "./plane.js";
+import { HeatPainter, gridPoint, gridSize } from "./heat.js";
+import { buffers, forward, listenOnPlane, nearest, paintPlane, palette } from "./plane.js";
 import { LabPython } from "./session.js";
 import { builtModel, download, isDefault, readHash, writeHash } from "./state.js";
 import { Controls } from "./controls.js";
@@ -31,7 +32,7 @@ function setUp(root) {
     const label = layer === (run ? run.sizes.length - 1 : 0) ? `L${layer}.n${neuron}.z` : `L${layer}.n${neuron}`;
     if (inspect.drawnView === false) /** @type {HTMLInputElement} */ ($("every-value")).checked = false;
     showInspect(inspect.shown ? inspect.inspected : -1).then(() => inspect.focusNode(label));
-  });
+  }, drawAll);
   const table = new ParameterTable(/** @type {HTMLDetailsElement} */ ($("params")), $("param-rows"));
   let running = false, inFlight = false, stopAt = 0, left = false;
   /** @type {(import("./plane.js").Network & Record<string, any>) | null} what start() returned, then updated by each step */
@@ -43,7 +44,7 @@ function setUp(root) {
   let preparedShape = "";
   const cross = [0.5, 0.5]; // the keyboard's cross on the plane, as shares of its width and height
   let out = buffers([2, 1]), grid = 20;
-  const cells = document.createElement("canvas");
+  const heat = new HeatPainter();
   const timings = { steps: /** @type {number[]} */ ([]), heat: /** @type {number[]} */ ([]), python: /** @type {number[]} */ ([]), inspect: 0, inspections: 0 };
 
   /** @param {string} text */
@@ -72,6 +73,7 @@ function setUp(root) {
     if (python.ready) writeHash(settings);
     out = buffers(state.sizes);
     grid = gridSize(state.sizes);
+    heat.want(state, grid, out);
     history = [];
     losses = [];
     inspect.close();
@@ -110,6 +112,7 @@ function setUp(root) {
     say(`step ${state.step}${running ? " · training" : ""}`);
     $("metrics").textContent = measures(run, perSecond());
     if (state.numbers) inspect.rewrite(state.numbers);
+    heat.want(run, grid, out);
     drawAll();
   }
   function oneStep() {
@@ -124,10 +127,8 @@ function setUp(root) {
   function loop() {
     if (!running || !run) return;
     if (stopAt && run.step >= stopAt) { pause(); say(`step ${run.step} · stopped after ${stopAt} steps`); return; }
-    oneStep().then(() => {
-      if (running) window.requestAnimationFrame(loop); // the frame's drawing first, then the next step
-      else paused();
-    }, failed);
+    // The next step at once: Python runs in its worker while this thread draws (at most once per frame).
+    oneStep().then(() => { if (running) loop(); else paused(); }, failed);
   }
   function train() {
     if (running) { pause(); return; }
@@ -161,24 +162,26 @@ function setUp(root) {
     buttons.step.disabled = !ready || running;
   }
 
-  // --- drawing ------------------------------------------------------------------------------------------
-  let frameAsked = 0;
+  // --- drawing: at most once per frame; the heat map a slice per frame (heat.js) ------------------------------
+  let frameAsked = 0, changed = false;
   function drawAll() {
-    if (frameAsked) return;
-    frameAsked = window.requestAnimationFrame(() => {
-      frameAsked = 0;
-      drawPlane();
-      curve(/** @type {HTMLCanvasElement} */ ($("loss-curve")), root, history, 1, 2, false);
-      curve(/** @type {HTMLCanvasElement} */ ($("accuracy-curve")), root, history, 3, 4, true);
-      if (run) table.fill(run, false);
-      const state = run;
-      if (state) diagram.draw(state, (x1, x2) => { forward(state, x1, x2, out); return out; });
-    });
+    changed = true;
+    if (!frameAsked) frameAsked = window.requestAnimationFrame(frame);
   }
-  function drawPlane() {
-    const t0 = performance.now();
-    if (run) paintPlane(plane, root, cells, { run, grid, out, ringed: inspect.shown ? inspect.inspected : -1, cross: document.activeElement === plane ? cross : null });
-    timings.heat.push(performance.now() - t0);
+  function frame() {
+    frameAsked = 0;
+    const t0 = performance.now(), slicing = heat.busy, whole = heat.advance(), spent = performance.now() - t0;
+    const colours = palette(root), state = run;
+    if (slicing) timings.heat.push(spent);
+    if (state && (whole || changed)) paintPlane(plane, colours, heat.cells, { run: state, ringed: inspect.shown ? inspect.inspected : -1, cross: document.activeElement === plane ? cross : null });
+    if (changed && state) {
+      curve(/** @type {HTMLCanvasElement} */ ($("loss-curve")), colours, history, 1, 2, false);
+      curve(/** @type {HTMLCanvasElement} */ ($("accuracy-curve")), colours, history, 3, 4, true);
+      table.fill(state, false);
+      diagram.draw(state, (x1, x2) => { forward(state, x1, x2, out); return out; }, colours.ink);
+    }
+    changed = false;
+    if (heat.busy && !frameAsked) frameAsked = window.requestAnimationFrame(frame);
   }
 
   // --- Inspect --------------------------------------------------------------------------------------------
@@ -240,7 +243,7 @@ function setUp(root) {
   });
   buttons["close-inspect"].addEventListener("click", () => { inspect.dropPlayer(); inspect.close(); drawAll(); });
   buttons.download.addEventListener("click", () => {
-    python.call("script", [window.location.href]).then((text) => download(text, "glassgrad_lab_run.py"), failed);
+    python.call("script", [window.location.href]).then((text) => download(text, built.file_name), failed);
   });
   $("params").addEventListener("toggle", () => { if (run) table.fill(run, false); });
   buttons.suggest.addEventListener("click", () => {
@@ -264,7 +267,7 @@ function setUp(root) {
     grid() {
       const state = /** @type {Record<string, any>} */ (run), points = [];
       for (let j = 0; j < grid; j++) for (let i = 0; i < grid; i++) points.push(gridPoint(state.view, grid, i, j));
-      return { points, scores: Array.from(heatMap(cells, grid, state, out)) };
+      return { points, scores: Array.from(heat.now(state, grid, out)) };
     },
     history: () => history.slice(),
     losses: () => losses.slice(),

@@ -3,8 +3,6 @@
 // (the same additions in the same order as glassgrad.nn's weighted_sum: the same bits for ReLU), and the
 // model's forward pass that the network diagram's small maps use too.
 
-const GRID = 100; // heat-map cells per side, at most
-const BUDGET = 1.5e6; // multiply-adds per refresh: about 5 ms of main thread (a bigger model gets fewer cells)
 /** @type {number[][]} class colours: blue (−1 or class 0), orange (+1 or class 1), green (class 2) */
 export const COLOURS = [[37, 99, 235], [234, 88, 12], [22, 163, 74]];
 
@@ -26,6 +24,15 @@ const ACTIVATIONS = {
   sigmoid: (z) => 1 / (1 + Math.exp(-z)),
   linear: (z) => z,
 };
+
+/**
+ * The page's colours (read once per frame: reading styles can cost a style recalculation).
+ * @param {Element} root
+ */
+export function palette(root) {
+  const style = getComputedStyle(root), read = (/** @type {string} */ name, /** @type {string} */ fallback) => style.getPropertyValue(name).trim() || fallback;
+  return { ink: read("--md-default-fg-color", "#000"), paper: read("--md-default-bg-color", "#fff"), light: read("--md-default-fg-color--light", "#666"), accent: read("--md-accent-fg-color", "#009485") };
+}
 
 /**
  * @typedef {{sizes: number[], weights: number[], features: string[], activation: string}} Network
@@ -62,42 +69,6 @@ export function forward(net, x1, x2, out) {
   }
 }
 
-/** @param {number[]} sizes @returns {number} cells per side of the heat map for this model */
-export function gridSize(sizes) {
-  let work = 0;
-  for (let k = 1; k < sizes.length; k++) work += sizes[k - 1] * sizes[k];
-  return Math.max(20, Math.min(GRID, Math.floor(Math.sqrt(BUDGET / work))));
-}
-
-/**
- * The centre of cell (i, j) of a grid over `view`: column i from the left, row j from the top.
- * @param {number[]} view  [x from, x to, y from, y to]
- * @param {number} grid
- * @param {number} i
- * @param {number} j
- */
-export function gridPoint(view, grid, i, j) {
-  return [view[0] + ((i + 0.5) * (view[1] - view[0])) / grid, view[3] - ((j + 0.5) * (view[3] - view[2])) / grid];
-}
-
-/**
- * A colour and an opacity for an output: the sign of a score, the winning class, or a regression's value.
- * @param {string} task  "binary", "classes" or "regression"
- * @param {Float64Array} output  the last layer's outputs
- * @returns {[number[], number]}
- */
-export function tint(task, output) {
-  if (task === "classes") {
-    let best = 0;
-    for (let c = 1; c < output.length; c++) if (output[c] > output[best]) best = c;
-    let total = 0;
-    for (let c = 0; c < output.length; c++) total += Math.exp(output[c] - output[best]);
-    return [COLOURS[best], (1 / total - 1 / output.length) * 1.5];
-  }
-  const t = Math.max(-1, Math.min(1, output[0] / 1.5));
-  return [t < 0 ? COLOURS[0] : COLOURS[1], Math.abs(t)];
-}
-
 /**
  * A canvas sized to its box at the screen's pixel ratio; its context draws in CSS pixels.
  * @param {HTMLCanvasElement} canvas
@@ -111,26 +82,6 @@ export function sized(canvas) {
   const context = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
   context.setTransform(ratio, 0, 0, ratio, 0, 0);
   return { context, width, height };
-}
-
-/**
- * Paint `cells` (grid × grid pixels) with what `value(i, j)` gives each cell; return the outputs it read.
- * @param {HTMLCanvasElement} cells
- * @param {number} grid
- * @param {(i: number, j: number) => [number[], number]} value  a colour and an opacity from 0 to 1
- */
-export function paint(cells, grid, value) {
-  if (cells.width !== grid) { cells.width = grid; cells.height = grid; }
-  const context = /** @type {CanvasRenderingContext2D} */ (cells.getContext("2d"));
-  const image = context.createImageData(grid, grid), pixels = image.data;
-  for (let j = 0; j < grid; j++) {
-    for (let i = 0; i < grid; i++) {
-      const [colour, alpha] = value(i, j), o = 4 * (j * grid + i);
-      pixels[o] = colour[0]; pixels[o + 1] = colour[1]; pixels[o + 2] = colour[2];
-      pixels[o + 3] = Math.round(40 + 120 * Math.max(0, Math.min(1, alpha)));
-    }
-  }
-  context.putImageData(image, 0, 0);
 }
 
 /**
@@ -194,41 +145,22 @@ export function nearest(run, box, x, y) {
 }
 
 /**
- * The model's output over the plane into `cells` (grid × grid pixels); returns the first output of every cell.
- * @param {HTMLCanvasElement} cells
- * @param {number} grid
- * @param {Record<string, any>} run
- * @param {Float64Array[]} out  from `buffers(run.sizes)`
- */
-export function heatMap(cells, grid, run, out) {
-  const scores = new Float64Array(grid * grid), last = out[out.length - 1];
-  paint(cells, grid, (i, j) => {
-    const p = gridPoint(run.view, grid, i, j);
-    forward(/** @type {Network} */ (run), p[0], p[1], out);
-    scores[j * grid + i] = last[0];
-    return tint(run.task || "binary", last);
-  });
-  return scores;
-}
-
-/**
- * Draw the plane: the heat map, the points, and the keyboard's cross where Enter acts (when it has the focus).
+ * Draw the plane: the heat map (as last painted: heat.js), the points, and the keyboard's cross where Enter acts
+ * (when it has the focus).
  * @param {HTMLCanvasElement} plane
- * @param {Element} root  the lab, whose palette gives the ink
+ * @param {{ink: string, paper: string}} palette  the page's colours now
  * @param {HTMLCanvasElement} cells  the heat map's own small canvas
- * @param {{run: Record<string, any>, grid: number, out: Float64Array[], ringed: number, cross: number[] | null}} what
+ * @param {{run: Record<string, any>, ringed: number, cross: number[] | null}} what
  */
-export function paintPlane(plane, root, cells, what) {
-  const box = sized(plane), c = box.context;
+export function paintPlane(plane, palette, cells, what) {
+  const box = sized(plane), c = box.context, ink = palette.ink;
   c.clearRect(0, 0, box.width, box.height);
-  heatMap(cells, what.grid, what.run, what.out);
   c.imageSmoothingEnabled = true;
-  c.drawImage(cells, 0, 0, box.width, box.height);
-  const style = getComputedStyle(root), ink = style.getPropertyValue("--md-default-fg-color") || "#000";
+  if (cells.width > 1) c.drawImage(cells, 0, 0, box.width, box.height);
   drawPoints(c, box, what.run, what.ringed, ink);
   if (what.cross) {
     const cx = what.cross[0] * box.width, cy = what.cross[1] * box.height;
-    const paper = style.getPropertyValue("--md-default-bg-color") || "#fff";
+    const paper = palette.paper;
     c.beginPath();
     c.moveTo(cx - 12, cy); c.lineTo(cx + 12, cy); c.moveTo(cx, cy - 12); c.lineTo(cx, cy + 12);
     for (const [pen, width] of /** @type {[string, number][]} */ ([[paper, 5], [ink, 2]])) { c.lineWidth = width; c.strokeStyle = pen; c.stroke(); }

@@ -5,7 +5,7 @@
 
 /**
  * @typedef {Record<string, any>} Settings  what glassgrad_site.lab.settings.DEFAULTS holds
- * @typedef {{defaults: Settings, start: import("./plane.js").Network & Record<string, any>, suggested: Record<string, Settings>}} BuiltModel
+ * @typedef {{defaults: Settings, start: import("./plane.js").Network & Record<string, any>, suggested: Record<string, Settings>, file_name: string}} BuiltModel
  */
 
 /**

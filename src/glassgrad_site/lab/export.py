@@ -15,6 +15,8 @@ from glassgrad_site.lab.model import Lab, batch_of, example_loss, features_of, l
 
 FILE_NAME = "glassgrad_lab_run.py"
 """The name the page gives the downloaded program (its docstring says how to run it)."""
+INSTALL = 'pip install "glassgrad @ git+https://github.com/glassgrad/glassgrad"'
+"""What installs the engine the program needs (the project's install line, docs/reuse.md, without the extras)."""
 RECIPE = (features_of, example_loss, mean, penalty, batch_of, learning_rate)
 
 
@@ -34,7 +36,7 @@ def _docstring(lab: Lab, url: str) -> str:
         f"{s['loss']} loss{reg}, learning rate {s['rate']:g} / (1 + {s['decay']:g}·step), batches of "
         f"{min(s['batch'], len(lab.points))}.\n"
         "It prints the loss of every step, the numbers the page showed, to the last bit.\n"
-        f"Run it with glassgrad installed (pip install glassgrad): python {FILE_NAME}\n"
+        f"Run it with glassgrad installed ({INSTALL}): python {FILE_NAME}\n"
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from glassgrad import Value, backward
@@ -228,6 +229,17 @@ def plain_loop(count: int = 200_000) -> float:
     return time.perf_counter() - started
 
 
+def download_bytes(assets: Path) -> dict[str, int]:
+    """What the page's Python downloads from the site's `assets` folder (assets/playground), as python-worker.js
+    loads it: ``counted``, the files it fetches (Python's WebAssembly, its standard library, glassgrad's zip), whose
+    bytes the progress line counts, and ``modules``, the JavaScript it imports (Pyodide's loader, Graphviz)."""
+    pyodide = assets / "pyodide"
+    counted = [pyodide / "pyodide.asm.wasm", pyodide / "python_stdlib.zip", pyodide / "pyodide-lock.json"]
+    modules = [pyodide / "pyodide.mjs", pyodide / "pyodide.asm.mjs", assets / "viz" / "viz.js"]
+    size = {"counted": counted + [assets / "glassgrad.zip"], "modules": modules}
+    return {part: sum(path.stat().st_size for path in files) for part, files in size.items()}
+
+
 def page_data() -> str:
     """What the build writes into the lab page: the defaults and the default run at step 0, as JSON in a script tag
     (the page draws the points, the controls and the model at once, before its Python is ready)."""
@@ -235,6 +247,6 @@ def page_data() -> str:
 
     from glassgrad_site.lab.settings import DEFAULTS, SUGGESTED
 
-    data = {"defaults": DEFAULTS, "suggested": SUGGESTED, "start": start({})}
+    data = {"defaults": DEFAULTS, "suggested": SUGGESTED, "start": start({}), "file_name": export.FILE_NAME}
     text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
     return f'<script type="application/json" data-lab="model">{text}</script>'
