@@ -11,11 +11,10 @@ from glassgrad.autograd import (
     OrderEvent,
     backward,
     dependency_safe_order,
-    jvp,
     trace_dependency_safe_order,
-    trace_jvp,
 )
 from glassgrad.checks import gradcheck
+from glassgrad.forward_mode import jvp, trace_jvp
 from glassgrad.ops import (
     add,
     divide,

@@ -1,20 +1,23 @@
-"""Both modes along the same saved links, after one dependency-safe ordering walk.
+"""Reverse mode along the saved links, after one dependency-safe ordering walk.
 
-Reverse mode (`backward`) pushes gradients back along every link, from the outputs to the leaves; forward
-mode (`jvp`) pushes tangents along the same links the other way, from the leaves to the root.
+`backward` pushes gradients back along every link, from the outputs to the leaves; forward mode
+(`glassgrad.forward_mode.jvp`) pushes tangents along the same links the other way, after the same walk.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import filterfalse
-from typing import Any, Generic, Literal, NamedTuple, TypeVar, overload
+from typing import Any, Literal, NamedTuple
 
 from glassgrad import value as _value
 
 # One trace format for both engines: chapter 2's record of one chain-rule update along one link.
 from glassgrad.scratch import BackwardStep as BackwardStep  # re-exported: glassgrad.BackwardStep
+from glassgrad.steps import BackwardSteps as BackwardSteps  # re-exported: glassgrad.BackwardSteps
+from glassgrad.steps import ForwardStep as ForwardStep
+from glassgrad.steps import ForwardSteps as ForwardSteps
 from glassgrad.value import Value, _edges, as_float
 
 _backward_lock = threading.RLock()  # held for the whole gradient pass of every backward call
@@ -35,97 +38,6 @@ class OrderEvent(NamedTuple):
     kind: Literal["enter", "skip", "append"]
     node: Value
     depth: int
-
-
-class ForwardStep(NamedTuple):
-    """One tangent update along one saved link, read forwards: the twin of `BackwardStep` for `jvp`.
-
-    The same seven fields in the same places, with the tangent flowing the other way: from `parent`
-    into `output`. `contribution` = `parent_tangent` × `local` is added to `output`'s tangent, which
-    goes from `before` to `after`.
-    """
-
-    output: Value
-    parent: Value
-    parent_tangent: float  # the parent's tangent, complete when this step runs
-    local: float  # link.local_grad, the same number backward multiplies by
-    contribution: float  # parent_tangent × local, added to output's tangent
-    before: float  # output's tangent before the update
-    after: float  # output's tangent after it
-
-
-_Step = TypeVar("_Step", BackwardStep, ForwardStep)
-
-
-class _StepLog(Sequence[_Step], Generic[_Step]):
-    """A read-only list of steps stored flat (seven fields per step in one list).
-
-    Recording a large pass allocates no object per step; each step is built when it is read.
-    Compares equal to a list or tuple of the same steps.
-    """
-
-    __slots__ = ("_flat",)
-    _make: Any  # the step type's constructor from seven fields
-
-    def __init__(self, flat: list[Any]) -> None:
-        self._flat = flat
-
-    def __len__(self) -> int:
-        return len(self._flat) // 7
-
-    @overload
-    def __getitem__(self, index: int) -> _Step: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[_Step]: ...
-    def __getitem__(self, index: int | slice) -> _Step | list[_Step]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        n = len(self)
-        if not -n <= index < n:
-            raise IndexError(f"step {index} out of range for {n} steps")
-        start = (index % n) * 7
-        return self._make(self._flat[start : start + 7])  # type: ignore[no-any-return]
-
-    def __iter__(self) -> Iterator[_Step]:
-        flat, make = self._flat, self._make
-        for start in range(0, len(flat), 7):
-            yield make(flat[start : start + 7])
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (_StepLog, list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({list(self)!r})"
-
-
-class BackwardSteps(_StepLog[BackwardStep]):
-    """The log of one backward call: a read-only list of `BackwardStep`s, in processing order.
-
-    Stored flat (seven fields per step in one list) so that recording a large backward
-    allocates no object per step; each `BackwardStep` is built when it is read.
-    Compares equal to a list or tuple of the same steps.
-    """
-
-    __slots__ = ()
-    _make = BackwardStep._make
-
-
-class ForwardSteps(_StepLog[ForwardStep]):
-    """The log of one forward-mode pass (`trace_jvp`): a read-only list of `ForwardStep`s, in processing order.
-
-    Stored flat like `BackwardSteps`; compares equal to a list or tuple of the same steps. `tangents` maps
-    every value of the graph to its tangent after the pass (a leaf's is its seed, or 0), in dependency-safe
-    order: what a figure shows on each value.
-    """
-
-    __slots__ = ("tangents",)
-    _make = ForwardStep._make
-
-    def __init__(self, flat: list[Any], tangents: dict[Value, float]) -> None:
-        super().__init__(flat)
-        self.tangents = tangents
 
 
 def _walk(roots: Sequence[Value], events: list[OrderEvent] | None) -> list[Value]:
@@ -434,117 +346,3 @@ def backward(
             for node, old in zip(order, previous):
                 node.grad += old
     return steps
-
-
-def _tangents_in(roots: tuple[Value, ...], seeds: Mapping[Value, float]) -> tuple[list[Value], dict[int, float]]:
-    """The dependency-safe order from `roots` and the seeds keyed by id, each checked (leaf, real number)."""
-    if not isinstance(seeds, Mapping):
-        raise TypeError(
-            f"jvp: seeds must map leaf Values to numbers, such as {{w: 1.0}}; got {type(seeds).__name__} {seeds!r:.60}"
-        )
-    order = _walk(roots, None)
-    by_id: dict[int, float] = {}
-    for leaf, tangent in seeds.items():
-        if not isinstance(leaf, Value):
-            raise TypeError(
-                f"jvp: seeds must map leaf Values to numbers; got the key {type(leaf).__name__} {leaf!r:.60}"
-            )
-        if _edges(leaf):
-            raise ValueError(
-                f"jvp: {_name(leaf)} is not a leaf (it was made by {leaf.op or 'an operation'}); "
-                "seed the inputs it was made from instead"
-            )
-        by_id[id(leaf)] = as_float(tangent, f"jvp: the tangent of {_name(leaf)}")
-    return order, by_id
-
-
-@overload
-def jvp(root: Value, seeds: Mapping[Value, float]) -> float: ...
-@overload
-def jvp(root: Sequence[Value], seeds: Mapping[Value, float]) -> list[float]: ...
-def jvp(root: Value | Sequence[Value], seeds: Mapping[Value, float]) -> float | list[float]:
-    """Forward mode: the derivative of `root` when the leaves move in the direction `seeds`.
-
-    `seeds` gives a tangent to some leaves (any leaf left out has tangent 0). Each value gets a tangent,
-    in dependency-safe order, so that its parents' tangents are complete first: a leaf's is its seed, any
-    other value's is the sum, over its saved links, of the parent's tangent × the link's ``local_grad``.
-    The root's tangent is the Jacobian-vector product: the sum over the seeded leaves of
-    ``seed × d(root)/d(leaf)``, what `backward` gives from ``root.grad = 1``, found in one forward pass
-    instead. Nothing is stored on the values (`.grad` is untouched), and the walk is iterative, as for
-    `backward`: depth costs memory, not Python frames.
-
-    Several outputs (`root` a list ``[y_1, ..., y_m]``) share the one pass: the list of their tangents
-    is the Jacobian ``J`` times the seeds' vector, PyTorch's ``torch.func.jvp``.
-
-    Args:
-        root: the output whose derivative is wanted, or a list of outputs.
-        seeds: ``{leaf: tangent}``, the direction the leaves move in (``{w: 1.0}``: d(root)/dw alone).
-
-    Returns:
-        The tangent of `root` (a float), or a list of one tangent per output.
-
-    Raises:
-        TypeError: if `root` is not a `Value` (or a list of them), `seeds` is not a mapping of Values to real numbers.
-        ValueError: if a seeded value is not a leaf.
-        CycleError: if the graph has a cycle.
-
-    Examples:
-        >>> from glassgrad import Value, jvp
-        >>> w, x = Value(2.0, "w"), Value(3.0, "x")
-        >>> m = w * x
-        >>> jvp(m, {w: 1.0})  # ∂m/∂w = x
-        3.0
-        >>> jvp(m, {w: 1.0, x: 10.0})  # 1·x + 10·w
-        23.0
-        >>> jvp([m, w + x], {w: 1.0})  # ∂m/∂w and ∂(w + x)/∂w in one pass
-        [3.0, 1.0]
-    """
-    roots = _as_roots(root)
-    order, seed = _tangents_in(roots, seeds)
-    tangent = seed.copy()  # by id(): every node of the order stays alive during the pass
-    for node in order:
-        edges = _edges(node)
-        if not edges:
-            continue  # a leaf: its seed, or 0
-        total = 0.0
-        for parent, local in edges:
-            total += tangent.get(id(parent), 0.0) * local
-        tangent[id(node)] = total
-    if isinstance(root, Value):
-        return tangent.get(id(root), 0.0)
-    return [tangent.get(id(output), 0.0) for output in roots]
-
-
-def trace_jvp(root: Value | Sequence[Value], seeds: Mapping[Value, float]) -> ForwardSteps:
-    """The same forward pass as `jvp` from `root` (or a list of outputs) with the tangents `seeds`, as `ForwardStep`s.
-
-    One step per saved link, to show. Values are processed in dependency-safe order (`dependency_safe_order`),
-    and each value's links in stored order; a step adds ``parent_tangent × local`` into the output's tangent. The last
-    step's `after` is the root's tangent (for a graph with at least one link), and the log's
-    `tangents` holds every value's.
-
-    Raises:
-        TypeError, ValueError, CycleError: as for `jvp`.
-
-    Examples:
-        >>> from glassgrad import Value, trace_jvp
-        >>> w, x = Value(2.0, "w"), Value(3.0, "x")
-        >>> [(s.parent.label, s.parent_tangent, s.local, s.after) for s in trace_jvp(w * x, {w: 1.0})]
-        [('w', 1.0, 3.0, 3.0), ('x', 0.0, 2.0, 3.0)]
-        >>> [(value.label, tangent) for value, tangent in trace_jvp(w * x, {w: 1.0}).tangents.items()]
-        [('w', 1.0), ('x', 0.0), ('', 3.0)]
-    """
-    order, tangent = _tangents_in(_as_roots(root), seeds)
-    log: list[Any] = []
-    extend = log.extend
-    for output in order:
-        edges = _edges(output)
-        after = 0.0
-        for parent, local in edges:
-            parent_tangent = tangent.get(id(parent), 0.0)
-            contribution = parent_tangent * local
-            before, after = after, after + contribution
-            extend((output, parent, parent_tangent, local, contribution, before, after))
-        if edges:  # a leaf keeps its seed
-            tangent[id(output)] = after
-    return ForwardSteps(log, {node: tangent.get(id(node), 0.0) for node in order})

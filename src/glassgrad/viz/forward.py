@@ -103,7 +103,7 @@ def animate_forward(
         ValueError: if `steps` were not logged from the graph of `root`.
     """
     options = {name: value for name, value in locals().items() if name not in ("root", "id_prefix")}  # the ids' source
-    from glassgrad.autograd import trace_jvp
+    from glassgrad.forward_mode import trace_jvp
 
     log = trace_jvp(root, seeds) if steps is None else steps
     tangents = getattr(log, "tangents", None)
