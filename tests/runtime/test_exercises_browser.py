@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from helpers import SETTLED, keep_inside  # noqa: E402
+from helpers import SETTLED, Visit, keep_inside  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 from test_exercises import MISTAKES, broken, source  # noqa: E402  (the solutions the page shows, and one change to each)
 
@@ -118,9 +118,7 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     _, outside = keep_inside(context, site_url)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    errors = Visit(page, site_url).errors  # console errors and uncaught exceptions, as they happen
     try:
         page.goto(f"{site_url}exercises/?limit={LIMIT_S}")
         assert page.locator("[data-gg-exercise]").count() == len(BROKEN) >= 6

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from helpers import keep_inside  # noqa: E402
+from helpers import Visit, keep_inside  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 import glassgrad.scratch  # noqa: E402
@@ -79,9 +79,7 @@ def test_playground(browser: Any, site_url: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     fetched, outside = keep_inside(context, site_url)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    errors = Visit(page, site_url).errors  # console errors and uncaught exceptions, as they happen
     try:
         # ?preset= opens a preset (the chapters link to the playground this way).
         page.goto(f"{site_url}playground/?preset=atomic-sigmoid&limit={LIMIT_S}")
