@@ -129,9 +129,10 @@ MISTAKES = [
 # The starting code of tanh is wrong (∂t/∂u = 1 - t); each program adds an attack to it.
 ATTACKS = {
     "the checker replaced": (
-        "import glassgrad.exercises as e, glassgrad_runtime.checking as c\n"
+        "import glassgrad.exercises as e, glassgrad.exercises.sealed as s, glassgrad_runtime.checking as c\n"
         "from glassgrad.exercises import Verdict\n"
-        "e.check = c.check = lambda name, names, seed=None: Verdict(name, True, 'Passed')\n"
+        "e.check = s.check = lambda name, names, seed=None: Verdict(name, True, 'Passed')\n"
+        "s.judge = lambda text, name, seed: Verdict(name, True, 'Passed')\n"
         "c.judge = lambda *args, **kwargs: {'passed': True, 'message': 'Passed', 'figure': ''}\n"
     ),
     "a function's __code__ swapped": (
