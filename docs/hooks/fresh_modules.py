@@ -36,8 +36,9 @@ def on_startup(command: str, dirty: bool) -> None:
 
 
 # The formulas' Markdown extension (mkdocs.yml) is imported when the config is loaded, before this hook runs:
-# kept loaded, so that a broken engine shows on the pages that use it instead of stopping every rebuild.
-KEEP = {"glassgrad_site.mathml"}
+# kept loaded, so that a broken engine shows on the pages that use it instead of stopping every rebuild. The failed
+# blocks' watch (glassgrad_site.exec_errors) is kept too: markdown-exec's formatters hold its state across builds.
+KEEP = {"glassgrad_site.mathml", "glassgrad_site.exec_errors"}
 
 
 def on_pre_build(config: Any) -> None:
