@@ -7,6 +7,7 @@ Fixtures (the built site, its server, the browser) live in conftest.py; plain fu
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import math
 import re
 from collections.abc import Callable
@@ -304,3 +305,16 @@ class Visit:
         for event, listener in self._listeners.items():
             self.page.remove_listener(event, listener)
         self._listeners = {}
+
+
+def public_names(module: ModuleType) -> list[str]:
+    """`__all__` when the module declares it, else every non-underscore name defined in the module itself."""
+    if hasattr(module, "__all__"):
+        return list(module.__all__)
+    return [
+        name
+        for name, obj in vars(module).items()
+        if not name.startswith("_")
+        and (inspect.isfunction(obj) or inspect.isclass(obj))
+        and getattr(obj, "__module__", None) == module.__name__
+    ]

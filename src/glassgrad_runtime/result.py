@@ -11,7 +11,7 @@ class Result(TypedDict, total=False):
     A Run: ``error`` (the program stopped: why, and on which line), or ``note`` (it ran, with no ``L`` to
     draw), or the HTML ``summary``, ``figure``, ``order`` and ``cards`` of the graph of its ``L``.
     A Check: from the program's Python, ``record`` (what the program produced, as plain data: see
-    `glassgrad_runtime.checking`); from the judge, ``passed``, ``message`` and the ``figure`` with the wrong
+    `glassgrad.exercises.sealed`); from the judge, ``passed``, ``message`` and the ``figure`` with the wrong
     edge marked, the right formula in ``answer`` (only when revealed; ``has_answer`` says there is one), the
     wrong ``edge``, the ``inputs`` tried and the ``expected`` and ``given`` numbers.
     """
@@ -31,13 +31,3 @@ class Result(TypedDict, total=False):
     inputs: dict[str, float | None]
     expected: float | None
     given: float | None
-
-
-def failed(message: str) -> Result:
-    """A Check that did not pass, for a reason the `message` gives (and no figure)."""
-    return {"passed": False, "message": message, "figure": ""}
-
-
-def stopped(message: str, check: bool) -> Result:
-    """A Run (`check` false) or a Check that stopped with `message`."""
-    return failed(message) if check else {"error": message}

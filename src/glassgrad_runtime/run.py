@@ -6,14 +6,15 @@ import json
 import random
 from typing import Any
 
-from glassgrad_runtime.checking import judge, record
+from glassgrad.exercises.sealed import record
+from glassgrad_runtime.checking import judge
 from glassgrad_runtime.playground import run_result
 from glassgrad_runtime.program import Program
 from glassgrad_runtime.result import Result
 
 
 def record_program(source: str, exercise: str, seed: int, namespace: dict[str, Any] | None = None) -> str:
-    """Run the reader's program `source` once and record checking it for `exercise` (`checking.record`)."""
+    """Run the reader's program `source` once and record checking it for `exercise` (`glassgrad.exercises.sealed`)."""
     program = Program(source, {} if namespace is None else namespace)
     error = program.run()
     if error is not None:

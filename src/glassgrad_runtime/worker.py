@@ -5,7 +5,7 @@ Graphviz compiled to WebAssembly, then `execute` for one program, and is thrown 
 and each Check gets a fresh interpreter, so nothing a program changes reaches the next one. A Check's
 `execute` returns only the record of the program's answer (plain data, no verdict); the page hands it to
 `judge`, in the page's one judge worker, a Python that never runs a reader's program
-(`glassgrad_runtime.checking`).
+(`glassgrad.exercises.sealed`).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
+from helpers import public_names
 
 PUBLIC_MODULES = [
     "glassgrad",
@@ -42,19 +43,6 @@ SKIPPED_METHODS = {"__init__", "__call__"}
 def load(name: str) -> ModuleType:
     """Import a public module (the test group, with the torch and viz extras, installs every optional package)."""
     return importlib.import_module(name)
-
-
-def public_names(module: ModuleType) -> list[str]:
-    """`__all__` when the module declares it, else every non-underscore name defined in the module itself."""
-    if hasattr(module, "__all__"):
-        return list(module.__all__)
-    return [
-        name
-        for name, obj in vars(module).items()
-        if not name.startswith("_")
-        and (inspect.isfunction(obj) or inspect.isclass(obj))
-        and getattr(obj, "__module__", None) == module.__name__
-    ]
 
 
 def documented_callables(module: ModuleType) -> Iterator[tuple[str, object, str]]:

@@ -204,8 +204,7 @@ def test_reference_page_has_an_entry_for_every_public_name(built_site) -> None:
     """Each public module of the API reference, and each public name in it, has its anchor (links can point at it)."""
     import importlib
 
-    from helpers import page_html, parse
-    from test_docstrings import public_names
+    from helpers import page_html, parse, public_names
 
     html = page_html(built_site, "reference/")
     anchors = parse(html).anchors

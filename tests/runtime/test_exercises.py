@@ -10,25 +10,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import REPO
+from exercise_cases import DIVIDE_HEAD, MISTAKES, broken, source
 
 from glassgrad.exercises import EXERCISES, Verdict, check
 from glassgrad_runtime import execute
 from glassgrad_runtime.checking import marked_figure
-
-SNIPPETS = REPO / "docs" / "snippets" / "exercises"
-
-
-def source(name: str, kind: str = "") -> str:
-    """The page's solution (or, with kind="_start", starting code) of exercise `name`."""
-    return (SNIPPETS / f"{EXERCISES[name].defines}{kind}.py").read_text(encoding="utf-8")
-
-
-def broken(name: str, old: str, new: str) -> str:
-    """The solution with `old` replaced by `new` (exactly once: the change must exist)."""
-    text = source(name)
-    assert text.count(old) == 1, f"{old!r} not in the solution of {name}"
-    return text.replace(old, new)
 
 
 def check_program(name: str, program: str, seed: int | None = None) -> Verdict:
@@ -332,105 +318,6 @@ def test_a_check_gives_the_runtimes_messages_and_a_marked_figure() -> None:
     assert 'id="ggrun2-edge-1-0" class="edge gg-link gg-wrong"' in result["figure"]
     passed = execute(source("sigmoid"), "ggrun3", exercise="sigmoid")
     assert passed["passed"] is True and passed["message"].startswith("Passed") and passed["figure"] == ""
-
-
-DIVIDE_HEAD = (
-    "from glassgrad.scratch import ParentLink, Value\n\n\ndef divide(u, v, label=''):\n    q = u.data / v.data\n"
-)
-
-MISTAKES = [
-    # (exercise, the reader's program, what the verdict must say): ordinary mistakes, each named, none a crash.
-    (
-        "divide",
-        DIVIDE_HEAD + "    return Value(q, label, parents=(u, v), op='/')\n",
-        "`parents` holds Values; wrap each in `ParentLink(value, local_grad)`: q.parents[0] is u itself",
-    ),
-    (
-        "divide",
-        DIVIDE_HEAD + "    return Value(q, label, parents=(ParentLink(u, '1 / v'), ParentLink(v, 0.0)), op='/')\n",
-        "While checking divide(u, v) at u = ",
-    ),
-    (
-        "divide",
-        DIVIDE_HEAD + "    return Value(q, label, parents=(ParentLink(u, None), ParentLink(v, 0.0)), op='/')\n",
-        "While checking divide(u, v) at u = ",
-    ),
-    (
-        "divide",
-        DIVIDE_HEAD
-        + "    link = ParentLink(u, 1 / v.data)\n    link.local_grad = 'one over v'\n"
-        + "    return Value(q, label, parents=(link, ParentLink(v, -q / v.data)), op='/')\n",
-        "The edge ∂q/∂u holds 'one over v' (a str): a local derivative is a number",
-    ),
-    (
-        "divide",
-        "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no')\n\n\n"
-        + DIVIDE_HEAD
-        + "    return Value(q, label, parents=(ParentLink(u, 1 / v.data), Odd()), op='/')\n",
-        "q.parents[1] is an Odd object, not a ParentLink(value, local_grad).",
-    ),
-    (
-        "divide",
-        "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no')\n\n\n"
-        + DIVIDE_HEAD
-        + "    return Odd()\n",
-        "divide returned an Odd, not a Value",
-    ),
-    ("divide", DIVIDE_HEAD + "    raise KeyboardInterrupt\n", "While checking divide(u, v) at u = "),
-    (
-        # Right at the first inputs it sees, then links to a copy of u (as if it changed between calls).
-        "divide",
-        "from glassgrad.scratch import ParentLink, Value\n\ncalls = []\n\n\ndef divide(u, v, label=''):\n"
-        "    calls.append(1)\n    first = u if len(calls) < 8 else Value(u.data, 'u')\n"
-        "    return Value(u.data / v.data, label, parents=(ParentLink(first, 1 / v.data), "
-        "ParentLink(v, -u.data / v.data ** 2)), op='/')\n",
-        "q.parents[0] points to something that is not an operand; it should point to u",
-    ),
-    (
-        "power",
-        "from glassgrad.scratch import ParentLink, Value\n\n\ndef power(u, k, label=''):\n"
-        "    return Value(abs(u.data) ** k, label, parents=(ParentLink(u, k * abs(u.data) ** (k - 1)),), op='**')\n",
-        "is wrong at u = -",
-    ),
-    (
-        "backward",
-        "def backward(root):\n    stack = [root]\n    while stack:\n        node = stack.pop()\n        node.grad = 12345.0\n"
-        "        stack.extend(link.value for link in node.parents)\n        node.parents = ()\n",
-        "your backward changed L.parents. Backward only fills in .grad",
-    ),
-    (
-        "backward",
-        source("backward").replace("    for node in safe_order:\n        node.grad = 0.0\n", ""),
-        "Called a second time on w * w (training calls it once per step), w.grad is ",
-    ),
-    (
-        "order",
-        "from glassgrad.scratch import Value, add, multiply\n\nx = Value(2.0, 'x')\nL = multiply(x, x, 'L')\norder = [x, L]\n",
-        "The graph of L is not the starting code's (at L): keep the lines that build it, and change only `order`.",
-    ),
-    (
-        "order",
-        source("order").replace("order = [x, a, p, b, q, L]", "L.parents = ()\norder = [L]"),
-        "The graph of L is not the starting code's (at L)",
-    ),
-    ("forward", "def tangents(root, seeds):\n    return [1.0]\n", "tangents returned [1.0] (a list); return a dict"),
-    (
-        "forward",
-        "def tangents(root, seeds):\n    root.parents = ()\n    return {root: 0.0}\n",
-        "your tangents changed L.parents. Forward mode only reads the links",
-    ),
-    (
-        "forward",
-        "def tangents(root, seeds):\n    return {root: 0.0}\n",
-        "the dict has no tangent for w: give every value one",
-    ),
-    (
-        "train-step",
-        "def train_step(w, b, x, y, lr):\n    return {'w': w, 'b': b}\n",
-        "train_step returned {'w': ",
-    ),
-    ("train-step", "def train_step(w, b, x, y, lr):\n    return 'w', 'b'\n", "The new w is 'w' (a str), not a number"),
-]
 
 
 @pytest.mark.parametrize(("name", "program", "says"), MISTAKES, ids=[f"{m[0]}-{i}" for i, m in enumerate(MISTAKES)])

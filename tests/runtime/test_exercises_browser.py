@@ -18,9 +18,9 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
+from exercise_cases import MISTAKES, broken, check, source  # noqa: E402  (the solutions the page shows, and one change to each)
 from helpers import SETTLED, Visit, keep_inside  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
-from test_exercises import MISTAKES, broken, source  # noqa: E402  (the solutions the page shows, and one change to each)
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -93,17 +93,6 @@ CHECKER_MISTAKES = [
     or says.startswith("Called a second time")  # a backward that never clears .grad
 ]
 """More of issue 30's cases, as tests/runtime/test_exercises.py writes them: each gets its verdict on the page too."""
-
-
-def check(page: Any, name: str, code: str | None = None) -> str:
-    """Put `code` in exercise `name`'s editor (None: keep it), press Check, wait; return the verdict's text."""
-    box = page.locator(f'[data-gg-exercise="{name}"]')
-    if code is not None:
-        box.locator("textarea").fill(code)
-    box.get_by_role("button", name="Check").click()
-    verdict = box.locator(".gg-ex-verdict")
-    verdict.wait_for(timeout=90_000)
-    return verdict.inner_text()
 
 
 def marked_edge(page: Any, name: str) -> Any:

@@ -14,10 +14,8 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
+from exercise_cases import ATTACKS, broken, check, source  # noqa: E402
 from helpers import keep_inside  # noqa: E402
-from test_exercises import broken, source  # noqa: E402
-from test_exercises_browser import check  # noqa: E402
-from test_judge import ATTACKS  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 

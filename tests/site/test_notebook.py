@@ -9,6 +9,7 @@ pymdownx.snippets and superfences, with a fence that records every executed bloc
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 import shutil
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 
 import nbformat
 import pytest
-from helpers import REPO, Visit, executed_blocks, load_module, page_html, parse, text_of
+from helpers import REPO, Visit, executed_blocks, page_html, parse, text_of
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from mkdocs.exceptions import PluginError
@@ -32,8 +33,9 @@ KERNEL_NAME = "glassgrad-test"
 
 @functools.cache
 def notebook_hook() -> Any:
-    """docs/hooks/notebook.py, imported when a test first needs it (a broken hook fails tests, not collection)."""
-    return load_module("docs/hooks/notebook.py")
+    """glassgrad_site.notebook (what docs/hooks/notebook.py calls), imported when a test first needs it (a broken
+    module fails tests, not collection)."""
+    return importlib.import_module("glassgrad_site.notebook")
 
 
 def snippet_settings(base: Path) -> dict:

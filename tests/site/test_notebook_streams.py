@@ -17,7 +17,10 @@ import pytest
 from helpers import load_module
 from mkdocs_jupyter.nbconvert2 import nb2html
 
+from glassgrad_site.notebook import jupyter_config_path
+
 notebook_hook = load_module("docs/hooks/notebook.py")
+FOLDER = notebook_hook.NBCONVERT_CONFIG  # docs/hooks/jupyter/
 
 SPLIT_BY_A_FLUSH = (
     "import sys, time\n"
@@ -46,7 +49,7 @@ def run_and_render(tmp_path: Path) -> list[tuple[str, str]]:
 
 
 def test_a_cells_outputs_of_one_stream_render_as_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("JUPYTER_CONFIG_PATH", notebook_hook.jupyter_config_path(os.environ.get("JUPYTER_CONFIG_PATH")))
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", jupyter_config_path(os.environ.get("JUPYTER_CONFIG_PATH"), FOLDER))
     assert run_and_render(tmp_path) == [
         ("text/plain", "first line\nsecond line\n"),
         ("application/vnd.jupyter.stderr", "a warning\nanother\n"),
@@ -63,7 +66,7 @@ def test_without_the_configuration_the_kernel_splits_them(tmp_path: Path, monkey
 
 
 def test_the_configuration_is_put_first_once() -> None:
-    first = notebook_hook.jupyter_config_path("/etc/jupyter-site")
-    assert first == os.pathsep.join([str(notebook_hook.NBCONVERT_CONFIG), "/etc/jupyter-site"])
-    assert notebook_hook.jupyter_config_path(first) == first
-    assert notebook_hook.jupyter_config_path(None) == str(notebook_hook.NBCONVERT_CONFIG)
+    first = jupyter_config_path("/etc/jupyter-site", FOLDER)
+    assert first == os.pathsep.join([str(FOLDER), "/etc/jupyter-site"])
+    assert jupyter_config_path(first, FOLDER) == first
+    assert jupyter_config_path(None, FOLDER) == str(FOLDER)

@@ -1,4 +1,5 @@
-"""What a reader's program produced, as plain data: the one form in which it leaves the Python that ran it.
+"""What a reader's program produced, as plain data: the one form in which it leaves the Python that ran it
+(`glassgrad.exercises.sealed`).
 
 `encode` reads objects into JSON-able data without calling a method of the reader's classes on a number or a
 text: a ``float`` (or subclass) is read as its C value with ``float.__float__``, an ``int`` with
