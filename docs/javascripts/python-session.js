@@ -4,7 +4,7 @@
 //
 // A Check has two Pythons, so that no program can reach the checker that judges it. The program runs in
 // a fresh one, which answers only with a record of what the program's answer produced on the inputs of a
-// random seed, as plain data (glassgrad_runtime.checking.record). The session's JUDGE, one long-lived
+// random seed, as plain data (glassgrad.exercises.sealed.record). The session's JUDGE, one long-lived
 // Python opened with `open` (python-lab-mode.js) that never runs a reader's program, checks that record
 // with its own checker, on the inputs of the same seed, and draws the verdict. A record that does not
 // answer the judge's own calls fails; nothing else the run's worker says can make a Check pass.
