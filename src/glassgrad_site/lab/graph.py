@@ -104,11 +104,9 @@ def neuron_view(lab: Lab, root: Value, expand: str = "") -> Value:
     """
     hidden: list[Value] = [p for p in lab.parameters if not expand or neuron_of(p.label) != expand]
     activated = []
-    for node in dependency_safe_order(root):
-        if node.label.endswith(".h") and len(node.parents) == 1 and node.parents[0].value.op == "Σ":
-            if expand and neuron_of(node.label) == expand:
-                continue
-            hidden.append(node.parents[0].value)
+    for node, weighted_sum in _activations(root):
+        if not expand or neuron_of(node.label) != expand:
+            hidden.append(weighted_sum)
             activated.append(node.label)
     view = collapse(root, hidden)
     for node in dependency_safe_order(view):
@@ -120,11 +118,16 @@ def neuron_view(lab: Lab, root: Value, expand: str = "") -> Value:
 def pre_activations(root: Value) -> dict[str, float]:
     """Each activated neuron's weighted sum z in `root`'s whole graph, by the neuron's label (``L1.n3``): what a
     collapsed neuron's node folds in and shows on demand."""
-    return {
-        node.label.removesuffix(".h"): node.parents[0].value.data
+    return {node.label.removesuffix(".h"): weighted_sum.data for node, weighted_sum in _activations(root)}
+
+
+def _activations(root: Value) -> list[tuple[Value, Value]]:
+    """Each neuron's activation in `root`'s graph (labelled ``L1.n3.h``) with the weighted sum it is applied to."""
+    return [
+        (node, node.parents[0].value)
         for node in dependency_safe_order(root)
         if node.label.endswith(".h") and len(node.parents) == 1 and node.parents[0].value.op == "Σ"
-    }
+    ]
 
 
 WIDEST = -0.888888
