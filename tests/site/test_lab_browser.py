@@ -255,6 +255,8 @@ def test_inspect_opens_readable_zooms_to_the_whole_graph_and_every_control_is_re
     loss, window = tab.locator("[data-lab=graph] g.gg-root").bounding_box(), box.bounding_box()
     assert loss and window and window["x"] <= loss["x"] + loss["width"] / 2 <= window["x"] + window["width"]
     assert window["x"] + window["width"] <= width  # the window fits the screen
+    violations = axe_playwright.Axe().run(tab, None, WCAG).response["violations"]  # its neurons are buttons
+    assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
     # The whole graph in the window; zoom in from there, and back to the readable size.
     tab.click("[data-lab-zoom=fit]")
     svg, window = tab.locator("[data-lab=graph] svg").bounding_box(), box.bounding_box()

@@ -106,6 +106,8 @@ export class InspectPanel {
   /** Make each neuron's node in a neuron view a button that expands (or folds) it. */
   markNeurons() {
     if (this.drawnView === false) return;
+    const svg = this.$("graph").querySelector("svg");
+    if (svg) svg.setAttribute("role", "group"); // not an image: it holds buttons (an image's parts are hidden)
     this.$("graph").querySelectorAll("g.gg-value").forEach((node) => {
       const label = node.getAttribute("data-gg-label") || "", neuron = neuronOf(label);
       if (!neuron || (neuron === this.expanded && label !== `${neuron}.h` && label !== `${neuron}.z`)) return;
