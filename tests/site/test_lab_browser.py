@@ -203,10 +203,11 @@ def test_the_lab_trains_pauses_inspects_and_replays_as_a_script(visit: Callable[
         (view[2] + view[3]) / 2, abs=1e-3
     )
     assert added["labels"][-1] == -1
-    # Leaving the page (the theme's instant navigation keeps the document) ends the lab's Python.
-    tab.click("a.md-nav__link[href$='reuse/']")
+    # Leaving the page (the theme's instant navigation keeps the document) ends the lab's Python. The lab hides the
+    # site's navigation (its graph takes the width): the header's logo leads home.
+    tab.click("a.md-header__button.md-logo")
     tab.wait_for_function(
-        "() => location.pathname.endsWith('/reuse/') && !(window.glassgrad && window.glassgrad.lab)", timeout=WAIT
+        "() => !location.pathname.includes('/lab/') && !(window.glassgrad && window.glassgrad.lab)", timeout=WAIT
     )
     assert not session.outside, session.outside
     assert not session.errors, session.errors
