@@ -223,6 +223,49 @@ def test_inspect_shows_either_view_and_a_step_rewrites_the_one_drawn() -> None:
         assert all(f'id="{key}"' in shown["html"] for key in numbers if key.endswith("-grad"))
 
 
+def test_one_neuron_expands_to_its_values_with_the_whole_graphs_gradients_the_rest_stay_folded() -> None:
+    """L2.n3 expanded: its 8 weights, its bias, its weighted sum and its activation are back (24 + 10 Values),
+    with the gradients backward gives them in the whole graph; every other neuron is still one node."""
+    run = Lab({"size": 40})
+    run.step()
+    whole = run.example(5)
+    view = neuron_view(run, whole, expand="L2.n3")
+    backward(whole), backward(view)
+    full = {node.label: node for node in dependency_safe_order(whole)}
+    kept = {node.label: node for node in dependency_safe_order(view)}
+    opened = {f"L2.n3.w{i}" for i in range(8)} | {"L2.n3.b", "L2.n3.z", "L2.n3.h"}
+    assert len(kept) == 34 and opened <= set(kept) and "L2.n3" not in kept and kept["L2.n4"].op == "ReLU∘Σ"
+    assert not any(".w" in label for label in set(kept) - opened)
+    for label in opened:
+        assert kept[label].data == full[label].data and kept[label].grad == pytest.approx(full[label].grad, abs=1e-12)
+    # Its weighted sum's links are the engine's own: ∂z/∂w_i is the input L1.n_i, not a folded product.
+    links = {link.value.label: link.local_grad for link in kept["L2.n3.z"].parents}
+    assert {f"L2.n3.w{i}": full[f"L1.n{i}.h"].data for i in range(8)}.items() <= links.items()
+
+
+def test_inspect_expands_a_neuron_draws_bare_links_and_says_each_folded_neurons_z() -> None:
+    lab.start({"size": 24})
+    lab._figures.clear()
+    folded, opened = lab.inspect(4), lab.inspect(4, neurons="L1.n2")
+    assert opened["neurons"] == "L1.n2" and (folded["values"], opened["values"]) == (24, 24 + 4)
+    assert folded["loss"] == opened["loss"] and opened["html"] != folded["html"]
+    assert "gg-t-local" not in folded["html"] and "gg-t-local" in lab.inspect(4, neurons=False)["html"]
+    # A folded neuron's z, the Σ of the whole graph (its activation is the node's data).
+    z = {
+        node.label.removesuffix(".z"): node.data
+        for node in dependency_safe_order(lab._current().example(4))
+        if node.op == "Σ"
+    }
+    pre = {key: value for key, value in folded["numbers"].items() if key.endswith("-pre")}
+    assert len(pre) == 16 and sorted(map(float, pre.values())) == pytest.approx(
+        sorted(z[f"L{k}.n{i}"] for k in (1, 2) for i in range(8)), rel=1e-5
+    )
+    numbers = lab.step(1, 4, "L1.n2")["numbers"]
+    assert set(numbers) == set(opened["numbers"]) and numbers != opened["numbers"]
+    with pytest.raises(ValueError, match="not 'x1'"):
+        lab.inspect(4, neurons="x1")
+
+
 @given(x1=st.floats(-4, 4), x2=st.floats(-4, 4))
 def test_the_labs_input_features_are_pytorchs(x1: float, x2: float) -> None:
     torch = pytest.importorskip("torch")

@@ -161,6 +161,21 @@ def test_edge_labels_are_the_live_local_gradients():
     assert checked == len(backward(nodes["L"])) == 11
 
 
+def test_bare_edges_keep_their_ids_and_local_gradients_but_no_label_and_make_a_smaller_drawing():
+    nodes = sigmoid_neuron(False)
+    backward(nodes["L"])
+    labelled, bare = draw_graph(nodes["L"], id_prefix="s"), draw_graph(nodes["L"], id_prefix="s", edge_labels=False)
+    elements = by_id(parse(bare))
+    order = dependency_safe_order(nodes["L"])
+    for i, node in enumerate(order):
+        for k, link in enumerate(node.parents):
+            edge = elements[f"s-edge-{i}-{k}"]
+            assert edge_label(edge) == "" and not list(edge.iter(f"{SVG}text"))
+            assert float(edge.get("data-gg-local")) == link.local_grad
+    assert texts(parse(bare), "gg-t-value") == texts(parse(labelled), "gg-t-value")
+    assert bare.natural < labelled.natural
+
+
 def test_value_boxes_show_data_and_grad_or_a_dash_before_backward(linear):
     nodes, _ = linear
     after = by_id(parse(draw_graph(nodes["L"], id_prefix="a")))
@@ -255,6 +270,7 @@ def test_every_option_of_a_drawing_gives_it_ids_of_its_own(linear):
         "mark_label": "a frame",
         "wrong_edges": [(nodes["m"], 0)],
         "tangents": {nodes["w"]: 1.0},
+        "edge_labels": False,
     }
     # The backend (render) draws the same figure: it keeps the ids.
     options = [name for name in inspect.signature(draw_graph).parameters if name not in ("root", "id_prefix", "render")]

@@ -1,11 +1,24 @@
 // @ts-check
 // Inspect: one training example's loss graph, drawn by glassgrad.viz in Python (the one HTML that comes from
 // Python: it goes through the sanitizer), drawn once per shape of model, then only its numbers change (by id).
+// In the view of a node per neuron, a neuron is a button: it redraws the graph with that neuron's Values (again:
+// collapsed); its links are drawn bare, and pointing at a node or a link (or focusing a node) says their numbers.
 import { sanitize } from "./session.js";
 import { inspectText } from "./words.js";
 import { GraphZoom } from "./zoom.js";
 
 export const PREFIX = "lab-graph"; // the inspected figure's id prefix (glassgrad_site.lab.graph.PREFIX)
+
+/**
+ * The neuron a node's label belongs to: "L1.n3" for L1.n3, L1.n3.h, L1.n3.w0; "" for any other label
+ * (glassgrad_site.lab.graph.neuron_of).
+ * @param {string} label
+ * @returns {string}
+ */
+export function neuronOf(label) {
+  const match = /^(L\d+\.n\d+)(\.|$)/.exec(label);
+  return match ? match[1] : "";
+}
 
 /** The Inspect panel and what it shows. */
 export class InspectPanel {
@@ -15,22 +28,103 @@ export class InspectPanel {
     this.panel = $("inspect");
     this.inspected = -1; // the training example shown, or -1
     this.shown = false;
-    /** @type {boolean | null} the drawn graph's view: true, a node per neuron; false, every Value */
+    /** @type {boolean | string | null} the drawn graph's view (`neurons`) */
     this.drawnView = null;
     this.zoom = new GraphZoom($("zoom"));
+    this.expanded = ""; // the neuron drawn as its Values (L1.n3), or ""
+    /** @type {Record<string, string>} the shown example's numbers, by element id (as `rewrite` got them) */
+    this.numbers = {};
+    /** @type {Record<string, string>} each link's name (∂L2.n3/∂L1.n0), by element id */
+    this.linkNames = {};
+    this.listen($("graph"));
   }
 
-  /** @returns {boolean} whether the reader asked for a node per neuron (not every Value) */
+  /** @returns {boolean | string} the view the reader asked for: true, a node per neuron; a neuron's label, the
+   * same with that neuron's Values; false, every Value (glassgrad_site.lab.page.View) */
   neurons() {
-    return !(/** @type {HTMLInputElement} */ (this.$("every-value")).checked);
+    if ((/** @type {HTMLInputElement} */ (this.$("every-value"))).checked) return false;
+    return this.expanded || true;
+  }
+
+  /**
+   * Clicks, keys and pointing in the graph's figure (it outlives each drawing).
+   * @param {HTMLElement} figure
+   */
+  listen(figure) {
+    /** @type {{x: number, y: number}} */
+    let down = { x: 0, y: 0 };
+    figure.addEventListener("pointerdown", (event) => { down = { x: event.clientX, y: event.clientY }; });
+    figure.addEventListener("click", (event) => {
+      if (Math.hypot(event.clientX - down.x, event.clientY - down.y) > 5) return; // the end of a drag
+      this.toggle(/** @type {Element} */ (event.target).closest("g.gg-lab-neuron"));
+    });
+    figure.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const node = /** @type {Element} */ (event.target).closest("g.gg-lab-neuron");
+      if (!node) return;
+      event.preventDefault();
+      this.toggle(node);
+    });
+    for (const kind of ["pointerover", "focusin"]) {
+      figure.addEventListener(kind, (event) => {
+        const element = /** @type {Element} */ (event.target).closest("g.gg-value, g.gg-link");
+        if (element) this.say(element);
+      });
+    }
+  }
+
+  /**
+   * Expand the neuron of `node` (or collapse it again): the page redraws on the checkbox's change.
+   * @param {Element | null} node
+   */
+  toggle(node) {
+    const neuron = node ? neuronOf(node.getAttribute("data-gg-label") || "") : "";
+    if (!neuron) return;
+    this.expanded = neuron === this.expanded ? "" : neuron;
+    this.$("every-value").dispatchEvent(new Event("change")); // page.js: show this example again, in the new view
+  }
+
+  /**
+   * Say the numbers of a node (its z if collapsed, data, grad, and each link into it) or of one link, below the bar.
+   * @param {Element} element
+   */
+  say(element) {
+    const figure = this.$("graph"), out = this.$("graph-readout");
+    const link = (/** @type {Element} */ edge) => `${this.linkNames[edge.id] ?? "?"} = ${this.numbers[edge.id] ?? "?"}`;
+    if (element.matches("g.gg-link")) {
+      out.textContent = `Link ${link(element)}: the local derivative, how much the first moves per unit of the second.`;
+      return;
+    }
+    const label = element.getAttribute("data-gg-label") || "", index = element.getAttribute("data-gg-index");
+    const pre = this.numbers[`${element.id}-pre`], neuron = neuronOf(label);
+    const links = Array.from(figure.querySelectorAll(`g.gg-link[id^="${PREFIX}-edge-${index}-"]`)).map(link);
+    const what = pre === undefined ? "" : ` (weighted sum z = ${pre}, then its activation)`;
+    const act = !neuron || this.drawnView === false ? "" : neuron === this.expanded ? ` Click or press Enter: fold ${neuron} into one node again.` : ` Click or press Enter: show its Values.`;
+    out.textContent = `${label}${what}: data ${this.numbers[`${element.id}-data`] ?? "?"}, ${this.numbers[`${element.id}-grad`] ?? "grad ?"}.${links.length ? ` Links into it: ${links.join(", ")}.` : " A leaf."}${act}`;
+  }
+
+  /** Make each neuron's node in a neuron view a button that expands (or folds) it. */
+  markNeurons() {
+    if (this.drawnView === false) return;
+    const svg = this.$("graph").querySelector("svg");
+    if (svg) svg.setAttribute("role", "group"); // not an image: it holds buttons (an image's parts are hidden)
+    this.$("graph").querySelectorAll("g.gg-value").forEach((node) => {
+      const label = node.getAttribute("data-gg-label") || "", neuron = neuronOf(label);
+      if (!neuron || (neuron === this.expanded && label !== `${neuron}.h` && label !== `${neuron}.z`)) return;
+      node.classList.add("gg-lab-neuron");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", neuron === this.expanded ? `${label}: fold neuron ${neuron} into one node` : `${label}: show its Values`);
+    });
   }
 
   close() {
     this.panel.hidden = true;
-    for (const name of ["graph", "player", "gradcheck-text"]) this.$(name).textContent = "";
+    for (const name of ["graph", "player", "gradcheck-text", "graph-readout"]) this.$(name).textContent = "";
     this.shown = false;
     this.drawnView = null;
     this.inspected = -1;
+    this.expanded = "";
   }
 
   /** The player replays one state of the graph: drop it (and its marks) when the numbers move on. */
@@ -47,6 +141,7 @@ export class InspectPanel {
    */
   rewrite(numbers) {
     const figure = this.$("graph");
+    this.numbers = numbers;
     for (const [id, value] of Object.entries(numbers)) {
       const text = String(value);
       const match = /^(.*-node-\d+)-data$/.exec(id);
@@ -92,8 +187,13 @@ export class InspectPanel {
     this.inspected = answer.index;
     this.shown = true;
     this.drawnView = answer.neurons;
+    this.linkNames = answer.link_names || {};
     this.panel.hidden = false;
-    if (drawn) this.zoom.attach(graph); // readable (node text 12 px), at the loss, where backward starts
+    if (drawn) {
+      this.markNeurons();
+      this.$("graph-readout").textContent = "";
+      this.zoom.attach(graph, this.expanded && this.drawnView === this.expanded ? this.expanded : ""); // readable (node text 12 px or more)
+    }
     this.$("inspect-text").textContent = inspectText(answer, run);
     this.$("gradcheck-text").textContent = "";
   }

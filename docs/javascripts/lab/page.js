@@ -118,7 +118,7 @@ function setUp(root) {
   function oneStep() {
     inFlight = true;
     const t0 = performance.now();
-    return python.call("step", [1, inspect.shown ? inspect.inspected : -1, inspect.drawnView !== false]).then((state) => {
+    return python.call("step", [1, inspect.shown ? inspect.inspected : -1, inspect.drawnView ?? true]).then((state) => {
       inFlight = false;
       timings.steps.push(performance.now() - t0);
       apply(state);

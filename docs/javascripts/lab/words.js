@@ -55,8 +55,9 @@ export function inspectText(answer, run) {
   const zero = answer.loss === 0
     ? ` Its loss is exactly 0${hinge} so every gradient below is 0: this point does not move the weights at this step.`
     : "";
+  const open = typeof answer.neurons === "string" ? ` except ${answer.neurons}, drawn as its Values (its weights, its bias, its weighted sum z and its activation)` : "";
   const inside = answer.neurons
-    ? ` Values: the point's inputs, each neuron as one box (Ln.k: its weighted sum and its activation together, its weights and bias folded in), ${scores} and the loss's own nodes; ${answer.links} ParentLinks. The number on a link into a neuron is that neuron's ∂h/∂x = act′(z)·w: the two links it stands for, multiplied.`
+    ? ` Values: the point's inputs, each neuron as one box (Ln.k: its weighted sum and its activation together, its weights and bias folded in)${open}, ${scores} and the loss's own nodes; ${answer.links} ParentLinks. A link into a neuron holds that neuron's ∂h/∂x = act′(z)·w: the two links it stands for, multiplied.`
     : ` Values: the point's inputs, the ${run.names.length} parameters, what the network computed from them up to ${scores}, and the loss's own nodes; ${answer.links} ParentLinks, each with its local derivative.`;
   return `Training point ${answer.index} at (${short(answer.point[0])}, ${short(answer.point[1])}), label ${labelText(run.task, answer.label)}, at step ${run.step}: its loss is ${short(answer.loss)}.${zero} The graph has ${answer.values}${inside} The grads are this example's loss differentiated alone: its share of the step's gradient, before averaging and regularisation.`;
 }

@@ -1,11 +1,13 @@
 // @ts-check
 // Inspect's graph window: zoom (the buttons, Ctrl + wheel or a pinch, the + and − keys) from the whole graph
 // fitted to the window up to twice the readable size, and pan (drag with the mouse, or scroll). A new drawing
-// opens at the readable size (node text 12 px) around the loss, where backward starts.
+// opens whole if it is readable so (node text 12 px or more), else at the readable size around the loss, where
+// backward starts (or around the node it is asked to show).
 
 const TEXT = 12; // the font size, in SVG units, of a box's data and grad (glassgrad.viz draws them so)
 const READABLE = 1; // CSS px per SVG unit at which that text is 12 px
 const MOST = 2; // the largest zoom, in CSS px per SVG unit
+const OPENING = 1.25; // the largest zoom a drawing opens at, whole (node text 15 px)
 
 /** The zoom and pan of the inspected graph, with its bar of buttons and the line that says the text size. */
 export class GraphZoom {
@@ -38,10 +40,12 @@ export class GraphZoom {
   }
 
   /**
-   * A new drawing in `figure`: take its svg and its window, show it at the readable size, the loss in view.
+   * A new drawing in `figure`: take its svg and its window, show it whole if that is readable, else at the
+   * readable size with the loss in view (or the node whose label starts with `near`).
    * @param {HTMLElement} figure
+   * @param {string} [near]
    */
-  attach(figure) {
+  attach(figure, near = "") {
     const svg = figure.querySelector("svg"), box = /** @type {HTMLElement | null} */ (figure.querySelector(".gg-scroll"));
     if (!svg || !box) return;
     this.svg = svg;
@@ -53,9 +57,13 @@ export class GraphZoom {
     svg.style.maxWidth = "none";
     box.style.overflow = "auto";
     this.listen(box);
-    this.zoomTo(READABLE);
-    const loss = svg.querySelector("g.gg-root");
-    if (loss) this.bringIntoView(loss, 0.75);
+    this.scale = READABLE;
+    svg.style.width = svg.style.height = "1px"; // the window without scroll bars, to measure what fits
+    const whole = this.fitted();
+    this.zoomTo(whole >= READABLE ? Math.min(whole, OPENING) : READABLE);
+    const nodes = Array.from(svg.querySelectorAll("g.gg-value"));
+    const node = near ? nodes.find((g) => (g.getAttribute("data-gg-label") || "").startsWith(near)) : svg.querySelector("g.gg-root");
+    if (node) this.bringIntoView(node, near ? 0.5 : 0.75);
   }
 
   /**

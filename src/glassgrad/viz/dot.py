@@ -151,8 +151,11 @@ def _value_box(dot: Any, ids: GraphIds, i: int, show_grad: bool, tangents: Mappi
     return {node_id: {"index": i, "label": caption(node, i), "role": "value"}}
 
 
-def _operation(dot: Any, ids: GraphIds, i: int, wrong: Collection[tuple[int, int]], wrap: bool) -> Attrs:
-    """The operation circle that made value i, its edges from each parent and to the value, and their attributes."""
+def _operation(
+    dot: Any, ids: GraphIds, i: int, wrong: Collection[tuple[int, int]], wrap: bool, edge_labels: bool = True
+) -> Attrs:
+    """The operation circle that made value i, its edges from each parent and to the value, and their attributes
+    (without `edge_labels`, the edges carry no label: their local derivatives stay in ``data-gg-local``)."""
     node = ids.order[i]
     op_id, name = ids.op_id(node), caption(node, i)
     dot.node(
@@ -178,7 +181,7 @@ def _operation(dot: Any, ids: GraphIds, i: int, wrong: Collection[tuple[int, int
             else {"class": "gg-link"}
         )
         label = local_label(name, caption(link.value, parent), link.local_grad, is_wrong, pads[k], wrap)
-        dot.edge(ids.node_id(link.value), op_id, label=label, id=edge_id, **style)
+        dot.edge(ids.node_id(link.value), op_id, id=edge_id, **style, **({"label": label} if edge_labels else {}))
         attrs[edge_id] = {"output": i, "parent": parent, "link": k, "local": repr(link.local_grad), "role": "link"}
         attrs[edge_id] |= {"wrong": "true"} if is_wrong else {}
     out_id = ids.out_id(node)
@@ -197,6 +200,7 @@ def graph_dot(
     mark_label: str = "",
     wrong: Collection[tuple[int, int]] = (),
     tangents: Mapping[Value, float] | None = None,
+    edge_labels: bool = True,
 ) -> tuple[Any, Attrs]:
     """The digraph `draw_graph` renders for the graph of `ids`, and the ``data-gg-*`` attributes of its elements.
 
@@ -209,7 +213,7 @@ def graph_dot(
     for i, node in enumerate(ids.order):
         attrs |= _value_box(dot, ids, i, show_grad, tangents)
         if node.parents:
-            attrs |= _operation(dot, ids, i, wrong, rankdir == "LR")
+            attrs |= _operation(dot, ids, i, wrong, rankdir == "LR", edge_labels)
     return dot, attrs
 
 

@@ -166,6 +166,7 @@ def draw_graph(
     wrong_edges: Sequence[tuple[Value, int]] = (),
     tangents: Mapping[Value, float] | None = None,
     render: Render | None = None,
+    edge_labels: bool = True,
 ) -> GraphFigure:
     """Draw the graph that produced `root`, left to right (or top to bottom), as inline SVG in a sideways-scrolling box.
 
@@ -198,6 +199,8 @@ def draw_graph(
             ("tangent 3"; "—" for a value left out), in the grad's place and colour.
         render: the Graphviz backend, DOT source -> SVG text. Default: the block's (`glassgrad.viz.render`), else
             the `graphviz` package's ``dot``.
+        edge_labels: label each parent → operation edge with its local derivative. ``False`` draws the edges
+            bare (a compact drawing of a dense graph; each edge keeps its number in ``data-gg-local``).
 
     Returns:
         `GraphFigure`: the fragment, with the id mapping (see the module docstring).
@@ -228,6 +231,7 @@ def draw_graph(
         mark_label=mark_label,
         wrong=wrong,
         tangents=tangents,
+        edge_labels=edge_labels,
     )
     grads = "tangents" if tangents is not None else "shown" if show_grad else "hidden"
     drawing = render_figure(

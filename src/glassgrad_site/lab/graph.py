@@ -80,24 +80,54 @@ def collapse(root: Value, hidden: Collection[Value]) -> Value:
     return made[id(root)]
 
 
-def neuron_view(lab: Lab, root: Value) -> Value:
+def neuron_of(label: str) -> str:
+    """The neuron a node's label belongs to (``L1.n3`` for ``L1.n3``, ``L1.n3.h``, ``L1.n3.w0``), or ``""``."""
+    parts = label.split(".")
+    if (
+        len(parts) >= 2
+        and parts[0][:1] == "L"
+        and parts[0][1:].isdigit()
+        and parts[1][:1] == "n"
+        and parts[1][1:].isdigit()
+    ):
+        return ".".join(parts[:2])
+    return ""
+
+
+def neuron_view(lab: Lab, root: Value, expand: str = "") -> Value:
     """`root` (an example's loss) with each neuron as one node: its weights, its bias and its weighted sum folded in.
 
     A hidden neuron keeps its activation's label without the ``.h`` (``L1.n3``) and shows the operation
     ``ReLU∘Σ`` (or ``tanh∘Σ``, ``σ∘Σ``); a linear neuron and the output neurons (the scores, no activation)
-    keep their labels and ``Σ``.
+    keep their labels and ``Σ``. The neuron `expand` names (``L1.n3``) keeps its Values: its weights, its bias,
+    its weighted sum and its activation, as the engine built them.
     """
-    hidden: list[Value] = list(lab.parameters)
+    hidden: list[Value] = [p for p in lab.parameters if not expand or neuron_of(p.label) != expand]
     activated = []
-    for node in dependency_safe_order(root):
-        if node.label.endswith(".h") and len(node.parents) == 1 and node.parents[0].value.op == "Σ":
-            hidden.append(node.parents[0].value)
+    for node, weighted_sum in _activations(root):
+        if not expand or neuron_of(node.label) != expand:
+            hidden.append(weighted_sum)
             activated.append(node.label)
     view = collapse(root, hidden)
     for node in dependency_safe_order(view):
         if node.label in activated:
             node.label, node.op = node.label.removesuffix(".h"), f"{node.op}∘Σ"
     return view
+
+
+def pre_activations(root: Value) -> dict[str, float]:
+    """Each activated neuron's weighted sum z in `root`'s whole graph, by the neuron's label (``L1.n3``): what a
+    collapsed neuron's node folds in and shows on demand."""
+    return {node.label.removesuffix(".h"): weighted_sum.data for node, weighted_sum in _activations(root)}
+
+
+def _activations(root: Value) -> list[tuple[Value, Value]]:
+    """Each neuron's activation in `root`'s graph (labelled ``L1.n3.h``) with the weighted sum it is applied to."""
+    return [
+        (node, node.parents[0].value)
+        for node in dependency_safe_order(root)
+        if node.label.endswith(".h") and len(node.parents) == 1 and node.parents[0].value.op == "Σ"
+    ]
 
 
 WIDEST = -0.888888

@@ -15,7 +15,7 @@ from glassgrad import Value, backward
 from glassgrad.nn import ACTIVATIONS, weighted_sum
 from glassgrad_site.lab import export
 from glassgrad_site.lab.data import view_of
-from glassgrad_site.lab.graph import PREFIX, neuron_view, widest
+from glassgrad_site.lab.graph import PREFIX, neuron_of, neuron_view, pre_activations, widest
 from glassgrad_site.lab.model import Lab, example_loss, features_of, float_loss
 
 _lab: Lab | None = None
@@ -53,7 +53,12 @@ def start(settings: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
-def step(count: int = 1, inspected: int = -1, neurons: bool = True) -> dict[str, Any]:
+View = bool | str
+"""Inspect's view: ``True``, a node per neuron; a neuron's label (``L1.n3``), the same with that neuron's Values drawn;
+``False``, every Value."""
+
+
+def step(count: int = 1, inspected: int = -1, neurons: View = True) -> dict[str, Any]:
     """`count` training steps (one per call from the page); the new state, with the time the steps took.
 
     With `inspected` (a training example's index), also that example's graph's new numbers, by element id
@@ -64,8 +69,10 @@ def step(count: int = 1, inspected: int = -1, neurons: bool = True) -> dict[str,
     losses = [lab.step() for _ in range(min(1000, max(1, int(count))))]
     seconds = time.perf_counter() - started
     out = {**lab.state(), "losses": losses, "seconds": seconds}
-    if 0 <= int(inspected) < len(lab.points) and _shape(lab, bool(neurons)) in _figures:
-        out["numbers"] = _numbers(_shown(lab, int(inspected), bool(neurons), record=False)[0], PREFIX)
+    view = _view(neurons)
+    if 0 <= int(inspected) < len(lab.points) and _shape(lab, view) in _figures:
+        root, _, pre = _shown(lab, int(inspected), view, record=False)
+        out["numbers"] = _numbers(root, PREFIX, pre)
     return out
 
 
@@ -76,22 +83,35 @@ def scores(points: Sequence[Sequence[float]]) -> list[float]:
     return [lab.model(features_of(features, point[0], point[1])).data for point in points]  # type: ignore[union-attr]
 
 
-def _shape(lab: Lab, neurons: bool) -> str:
-    """What decides the shape of every example's graph: the layers, the loss, and the view (neurons or every Value)."""
+def _view(neurons: object) -> View:
+    """The `View` the page asked for (a neuron's label is checked: a clear error for anything else)."""
+    if isinstance(neurons, str):
+        if neuron_of(neurons) != neurons:
+            raise ValueError(f"Inspect can expand a neuron such as L1.n3, not {neurons!r:.40}")
+        return neurons
+    return bool(neurons)
+
+
+def _shape(lab: Lab, view: View) -> str:
+    """What decides the shape of every example's graph: the layers, the loss, and the view (`View`)."""
     s = lab.settings
-    return f"{s['features']}|{s['layers']}|{s['activation']}|{s['loss']}|{'neurons' if neurons else 'values'}"
+    shown = "values" if view is False else "neurons" if view is True else f"neurons+{view}"
+    return f"{s['features']}|{s['layers']}|{s['activation']}|{s['loss']}|{shown}"
 
 
-def _shown(lab: Lab, index: int, neurons: bool, record: bool = True) -> tuple[Value, Any]:
-    """Example `index`'s graph as drawn (whole, or a node per neuron), after `backward` on it; and its steps."""
+def _shown(lab: Lab, index: int, view: View, record: bool = True) -> tuple[Value, Any, dict[str, float]]:
+    """Example `index`'s graph as drawn (`View`), after `backward` on it; its steps; each collapsed neuron's z."""
     root = lab.example(index)
-    if neurons:
-        root = neuron_view(lab, root)
-    return root, backward(root, record=record)
+    if view is False:
+        return root, backward(root, record=record), {}
+    pre = pre_activations(root)
+    root = neuron_view(lab, root, "" if view is True else str(view))
+    return root, backward(root, record=record), pre
 
 
-def _numbers(root: Value, prefix: str) -> dict[str, str]:
-    """Every number the inspected figure shows, by element id: data, grad, local derivative."""
+def _numbers(root: Value, prefix: str, pre: dict[str, float] | None = None) -> dict[str, str]:
+    """Every number the inspected figure shows, by element id: data, grad, local derivative; and a collapsed
+    neuron's weighted sum z (`pre`, by label: ``{node id}-pre``), which the page shows when the node is pointed at."""
     from glassgrad.viz.graph import GraphIds
     from glassgrad.viz.html import fmt
 
@@ -103,7 +123,23 @@ def _numbers(root: Value, prefix: str) -> dict[str, str]:
         texts[f"{node_id}-grad"] = f"grad {fmt(node.grad)}"
         for k, link in enumerate(node.parents):
             texts[ids.edge_id(node, k)] = fmt(link.local_grad)
+        if pre and node.label in pre and node.parents:
+            texts[f"{node_id}-pre"] = fmt(pre[node.label])
     return texts
+
+
+def _link_names(root: Value, prefix: str) -> dict[str, str]:
+    """Each link's name as its label would write it (``∂L2.n3/∂L1.n0``), by element id: the page says it beside the
+    link's number when a drawing has bare links."""
+    from glassgrad.viz.graph import GraphIds
+    from glassgrad.viz.html import caption
+
+    ids = GraphIds(root, prefix)
+    return {
+        ids.edge_id(node, k): f"∂{caption(node, ids.index(node))}/∂{caption(link.value, ids.index(link.value))}"
+        for node in ids.order
+        for k, link in enumerate(node.parents)
+    }
 
 
 def worst() -> int:
@@ -115,31 +151,38 @@ def worst() -> int:
     return max(range(len(losses)), key=losses.__getitem__)
 
 
-def _drawing(lab: Lab, root: Value, neurons: bool) -> str:
-    """The figure of an example's graph (any example: they share one shape), laid out once per shape and view."""
+def _drawing(lab: Lab, root: Value, view: View) -> str:
+    """The figure of an example's graph (any example: they share one shape), laid out once per shape and view.
+
+    A neuron view's links are drawn without labels (its 93 labels made the drawing twice as wide and four times as
+    tall): the page shows a link's local derivative when its node or the link is pointed at."""
     from glassgrad.viz import draw_graph
     from glassgrad_runtime import worker
 
-    key = _shape(lab, neurons)
+    key = _shape(lab, view)
     if key not in _figures:
         with worker.rendering():  # the Graphviz the worker's `start` received (natively: `dot`)
-            _figures[key] = str(draw_graph(widest(root), id_prefix=PREFIX, max_values=2000, max_links=5000))
+            drawing = draw_graph(
+                widest(root), id_prefix=PREFIX, max_values=2000, max_links=5000, edge_labels=view is False
+            )
+            _figures[key] = str(drawing)
     return _figures[key]
 
 
-def prepare(neurons: bool = True) -> dict[str, Any]:
+def prepare(neurons: View = True) -> dict[str, Any]:
     """Lay out the inspected graph now, while the reader looks (Graphviz takes a second or two); then Inspect is quick."""
     lab = _current()
     started = time.perf_counter()
-    _drawing(lab, _shown(lab, 0, neurons, record=False)[0], neurons)  # the layout reads no number
+    view = _view(neurons)
+    _drawing(lab, _shown(lab, 0, view, record=False)[0], view)  # the layout reads no number
     return {"seconds": time.perf_counter() - started}
 
 
-def inspect(index: int, draw: bool = False, neurons: bool = True) -> dict[str, Any]:
+def inspect(index: int, draw: bool = False, neurons: View = True) -> dict[str, Any]:
     """Training example `index`'s loss graph (a negative index: the `worst` example), after its own backward pass.
 
-    With `neurons` (the default), each neuron is one node (`neuron_view`); without, every Value of the
-    graph is drawn, the parameters too. The drawing (Graphviz's layout, the slow part) is made once per
+    With `neurons` (the default), each neuron is one node (`neuron_view`); a neuron's label, the same but that
+    neuron drawn as its Values; ``False``, every Value of the graph is drawn, the parameters too. The drawing (Graphviz's layout, the slow part) is made once per
     model shape and view and kept: every example's graph has the same shape, so its ``html`` is sent only
     when `draw` asks for it or it is new; ``numbers`` holds what this example's graph shows, by element id,
     and ``player`` a backward player that replays this example's pass on the drawn graph.
@@ -152,10 +195,10 @@ def inspect(index: int, draw: bool = False, neurons: bool = True) -> dict[str, A
     if not 0 <= index < len(lab.points):
         raise IndexError(f"there is no training point {index} (the set has {len(lab.points)})")
     started = time.perf_counter()
-    neurons = bool(neurons)
-    root, steps = _shown(lab, index, neurons)
-    fresh = _shape(lab, neurons) not in _figures
-    html = _drawing(lab, root, neurons) if draw or fresh else None
+    view = _view(neurons)
+    root, steps, pre = _shown(lab, index, view)
+    fresh = _shape(lab, view) not in _figures
+    html = _drawing(lab, root, view) if draw or fresh else None
     player = animate_backward(
         root, steps, graph=GraphFigure("", GraphIds(root, PREFIX)), title="Replay this example's backward pass"
     )
@@ -165,12 +208,13 @@ def inspect(index: int, draw: bool = False, neurons: bool = True) -> dict[str, A
         "point": [a, b],
         "label": label,
         "loss": root.data,
-        "neurons": neurons,
+        "neurons": view,
         "values": len(GraphIds(root, PREFIX).order),
         "links": len(steps),
         "html": html,
         "player": str(player),
-        "numbers": _numbers(root, PREFIX),
+        "numbers": _numbers(root, PREFIX, pre),
+        "link_names": _link_names(root, PREFIX),
         "seconds": time.perf_counter() - started,
     }
 
