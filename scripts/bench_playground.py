@@ -195,6 +195,8 @@ def visit(browser: Any, url: str, site: Path, *, intent: bool) -> dict[str, floa
     line_task, _ = longest_task(page, lambda: run_and_wait(page, LONG_LINE))
     page.wait_for_timeout(LATER_SECONDS * 1000)
     big_task, _ = longest_task(page, lambda: run_and_wait(page, BIG_RESULT))
+    if not page.locator(".gg-pg-output svg").count():  # refused as too big: the figure would measure nothing
+        raise SystemExit(f"the big result was not drawn: {page.inner_text('[data-gg-output]')[:300]}")
     # The exercises page (the same profile: Python is in the browser's cache): a Check 5 s after a click in an
     # editor, then another the moment it finished.
     page.goto(url + "exercises/")

@@ -12,7 +12,7 @@
 export const MAX_LINES = 2000;
 export const MAX_CHARS = 200000;
 export const PAGE_LINES = 50;
-export const DRAW_CHARS = 20000;  // characters a drawing adds at most (the rest wait for the next frames)
+export const DRAW_CHARS = 10000;  // characters a drawing adds at most (the rest wait for the next frames)
 
 /** @typedef {{stream: "stdout" | "stderr", text: string, node: HTMLElement | null}} Line  node: its span, once drawn */
 
