@@ -117,7 +117,6 @@ export function outputConsole(pre) {
     drawing = 0;
     for (const node of removed) detach(node);
     removed = [];
-    if (lastPage && !lastPage.isConnected) lastPage = null;
     let room = DRAW_CHARS, i = fresh;
     for (; i < lines.length && room > 0; i++) {
       const line = lines[i];
@@ -127,7 +126,7 @@ export function outputConsole(pre) {
         continue;
       }
       if (!line.node) {
-        if (!lastPage || lastPage.childElementCount >= PAGE_LINES) pre.insertBefore((lastPage = page()), laterNote);
+        if (!lastPage || !lastPage.isConnected || lastPage.childElementCount >= PAGE_LINES) pre.insertBefore((lastPage = page()), laterNote);
         lastPage.appendChild((line.node = document.createElement("span")));
       }
       if (line.stream === "stderr") line.node.className = "gg-pg-stderr";
