@@ -1,14 +1,18 @@
 // console.js: a program's printed output in a <pre>: of a run's first MAX_CHARS characters (the worker sends
 // no more, and past them the page takes none), the latest MAX_LINES lines, drawn at most once per frame. Each
 // batch costs in proportion to its own size, and so does each drawing: only the lines that came or changed
-// since the last one are drawn, and the spans of lines trimmed away removed. What the page leaves out is the
-// earliest lines (noted on top); what was cut past the cap, the latest (noted below).
+// since the last one are drawn, and the spans of lines trimmed away removed. The lines sit in pages of
+// PAGE_LINES (inline blocks, each laid out on its own), so that the browser lays out again only the pages a
+// drawing touched, not the whole box. What the page leaves out is the earliest lines (noted on top); what was
+// cut past the cap, the latest (noted below).
 //
 //   const printed = outputConsole(pre);   printed.clear(); printed.add(chunks, droppedLines, droppedChars)
 //   chunks: [["stdout" | "stderr", text], ...] as python-session.js's onOutput receives them.
 
 export const MAX_LINES = 2000;
 export const MAX_CHARS = 200000;
+export const PAGE_LINES = 50;
+export const DRAW_CHARS = 10000;  // characters a drawing adds at most (the rest wait for the next frames)
 
 /** @typedef {{stream: "stdout" | "stderr", text: string, node: HTMLElement | null}} Line  node: its span, once drawn */
 
@@ -18,6 +22,22 @@ function count(left, which) {
   if (left.lines) parts.push(left.lines.toLocaleString("en") + " " + which + " line" + (left.lines === 1 ? "" : "s"));
   if (left.chars) parts.push(left.chars.toLocaleString("en") + " character" + (left.chars === 1 ? "" : "s"));
   return parts.join(" and ");
+}
+
+/** A page of lines: an inline block as wide as the box (its own layout; copied text keeps its line ends). */
+function page() {
+  const span = document.createElement("span");
+  span.style.display = "inline-block";
+  span.style.width = "100%";
+  span.style.verticalAlign = "top";
+  return span;
+}
+
+/** @param {HTMLElement} node  a line's span: removed, and its page with it once empty */
+function detach(node) {
+  const holder = node.parentElement;
+  node.remove();
+  if (holder && !holder.firstChild) holder.remove();
 }
 
 /** @param {string} text */
@@ -43,6 +63,8 @@ export function outputConsole(pre) {
   let earlierNote = null;
   /** @type {HTMLElement | null} */
   let laterNote = null;
+  /** @type {HTMLElement | null} */
+  let lastPage = null;  // the page new lines go to, while it has room
 
   function clear() {
     lines = [{ stream: "stdout", text: "", node: null }];
@@ -51,7 +73,7 @@ export function outputConsole(pre) {
     chars = 0;
     fresh = 0;
     removed = [];
-    earlierNote = laterNote = null;
+    earlierNote = laterNote = lastPage = null;
     pre.textContent = "";
     pre.hidden = true;
   }
@@ -93,23 +115,27 @@ export function outputConsole(pre) {
   }
   function draw() {
     drawing = 0;
-    for (const node of removed) node.remove();
+    for (const node of removed) detach(node);
     removed = [];
-    const added = document.createDocumentFragment();  // the new lines, after the last drawn one
-    for (let i = fresh; i < lines.length; i++) {
+    let room = DRAW_CHARS, i = fresh;
+    for (; i < lines.length && room > 0; i++) {
       const line = lines[i];
       if (i === lines.length - 1 && line.text === "") {  // an open line with nothing yet: not shown
-        if (line.node) line.node.remove();
+        if (line.node) detach(line.node);
         line.node = null;
         continue;
       }
-      if (!line.node) added.appendChild((line.node = document.createElement("span")));
+      if (!line.node) {
+        if (!lastPage || !lastPage.isConnected || lastPage.childElementCount >= PAGE_LINES) pre.insertBefore((lastPage = page()), laterNote);
+        lastPage.appendChild((line.node = document.createElement("span")));
+      }
       if (line.stream === "stderr") line.node.className = "gg-pg-stderr";
       else line.node.removeAttribute("class");
       line.node.textContent = line.text + "\n";
+      room -= line.text.length + 1;
     }
-    fresh = lines.length - 1;
-    pre.insertBefore(added, laterNote);
+    fresh = Math.min(i, lines.length - 1);
+    if (i < lines.length) drawing = window.requestAnimationFrame(draw);  // the rest, in the next frames
     if ((earlier.lines || earlier.chars) && !earlierNote) pre.insertBefore((earlierNote = note("")), pre.firstChild);
     if (earlierNote) earlierNote.textContent = "… " + count(earlier, "earlier") + " not shown (the last " + MAX_LINES.toLocaleString("en") + " lines are kept)\n";
     if ((later.lines || later.chars) && !laterNote) pre.appendChild((laterNote = note("")));

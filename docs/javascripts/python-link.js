@@ -32,8 +32,10 @@ export const { limit, note: limitNote } = timeLimit(window.location.search);
  * @property {() => void} close
  */
 
+const tenths = new Intl.NumberFormat("en", { maximumFractionDigits: 1 });  // made once: each lab call tells its time
+
 /** @param {number} n */
-export function seconds(n) { return (Math.round(n * 10) / 10).toLocaleString("en") + " s"; }
+export function seconds(n) { return tenths.format(n) + " s"; }
 
 /** @param {number} n */
 function megabytes(n) { return (n / 1e6).toFixed(1); }

@@ -29,7 +29,7 @@
 //                                                            run's output stops at 200,000 characters;
 //                                                            then only counts, at most 4 a second)
 //                          {type: "result", id, result}      glassgrad_runtime's answer, as data (at most
-//                                                            5 million characters and 100,000 elements of
+//                                                            1 million characters and 100,000 elements of
 //                                                            HTML; past that an {error}); a check's: {record}
 //                          {type: "returned", id, value}     a lab call's value (typed arrays transferred)
 //                          {type: "failed", id, text, overflow}  Python could not load, or died (overflow:
@@ -43,7 +43,7 @@ const postOnPort = MessagePort.prototype.postMessage;
 const loaderFetch = self.fetch.bind(self);
 const MAX_RUN_CHARS = 200000;  // characters of one run's output sent on (the page shows as many)
 const BATCH_MS = 50, COUNT_MS = 250;  // at most one batch of text per BATCH_MS; past the cap, a count per COUNT_MS
-const MAX_RESULT_CHARS = 5e6, MAX_RESULT_ELEMENTS = 100000;  // an answer's HTML, at most
+const MAX_RESULT_CHARS = 1e6, MAX_RESULT_ELEMENTS = 100000;  // an answer's HTML, at most (more takes the page too long to draw)
 const PROGRESS_MS = 100;
 
 let port = null;

@@ -34,7 +34,7 @@ const ALLOWED_ATTR = [
 ];
 const ID = /^[A-Za-z][\w-]{0,200}$/;
 /** An output's HTML, at most (the worker bounds its answers the same way; a bigger one is refused, not parsed). */
-export const MAX_HTML_CHARS = 5e6, MAX_ELEMENTS = 100000;
+export const MAX_HTML_CHARS = 1e6, MAX_ELEMENTS = 100000;
 const NUMBER = "\\d{1,5}(?:\\.\\d{1,4})?";
 // The data-gg-* attributes kept, with the values they may hold ("own": an id of this output).
 /** @type {Record<string, RegExp | "own">} */

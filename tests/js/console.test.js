@@ -5,7 +5,7 @@ import { JSDOM } from "jsdom";
 
 const { window } = new JSDOM("<!doctype html><body><pre hidden></pre></body>");
 Object.assign(globalThis, { document: window.document, window: { requestAnimationFrame: (/** @type {() => void} */ draw) => { draw(); return 0; } } });
-const { MAX_CHARS, MAX_LINES, outputConsole } = await import("../../docs/javascripts/console.js");
+const { DRAW_CHARS, MAX_CHARS, MAX_LINES, PAGE_LINES, outputConsole } = await import("../../docs/javascripts/console.js");
 
 function fresh() {
   const pre = /** @type {HTMLElement} */ (window.document.querySelector("pre"));
@@ -53,7 +53,47 @@ test("a drawing touches only what came since the last: earlier lines keep their 
   assert.equal(pre.firstElementChild, first);  // not drawn again
   assert.equal(pre.textContent, "first\nsecond half\nthird\n");
   printed.add([["stdout", Array.from({ length: MAX_LINES }, (_, i) => `n${i}`).join("\n") + "\n"]]);
-  assert.equal(pre.querySelectorAll("span:not(.gg-pg-dropped)").length, MAX_LINES);
+  assert.equal(pre.querySelectorAll("span:not(.gg-pg-dropped) > span").length, MAX_LINES);
   assert.equal(pre.firstElementChild?.textContent, "… 3 earlier lines not shown (the last 2,000 lines are kept)\n");
-  assert.equal(pre.lastElementChild?.textContent, `n${MAX_LINES - 1}\n`);
+  assert.equal(pre.lastElementChild?.lastElementChild?.textContent, `n${MAX_LINES - 1}\n`);
+});
+
+test("a drawing adds at most DRAW_CHARS characters; the next frames draw the rest, in pages of PAGE_LINES lines", () => {
+  const { pre } = fresh();
+  /** @type {Array<() => void>} */
+  const frames = [];
+  const own = { requestAnimationFrame: (/** @type {() => void} */ draw) => frames.push(draw) };
+  const saved = globalThis.window;
+  Object.assign(globalThis, { window: own });
+  try {
+    const printed = outputConsole(pre);
+    const line = "y".repeat(99);
+    printed.add([["stdout", (line + "\n").repeat(MAX_LINES)]]);
+    /** @type {number[]} */
+    const shown = [];
+    while (frames.length) {
+      /** @type {() => void} */ (frames.shift())();
+      shown.push((pre.textContent || "").length);
+    }
+    assert.ok(shown.length > 1);
+    shown.reduce((before, now) => { assert.ok(now - before <= DRAW_CHARS + 100); return now; }, 0);
+    assert.equal(pre.textContent, (line + "\n").repeat(MAX_LINES));
+    const pages = [...pre.children];
+    assert.equal(pages.length, MAX_LINES / PAGE_LINES);
+    assert.ok(pages.every((page) => page.childElementCount === PAGE_LINES));
+  } finally {
+    Object.assign(globalThis, { window: saved });
+  }
+});
+
+test("trimmed lines take their emptied pages with them", () => {
+  const { pre, printed } = fresh();
+  printed.add([["stdout", Array.from({ length: MAX_LINES }, (_, i) => `n${i}`).join("\n") + "\n"]]);
+  const first = pre.firstElementChild;
+  printed.add([["stdout", Array.from({ length: MAX_LINES }, (_, i) => `n${MAX_LINES + i}`).join("\n") + "\n"]]);
+  assert.equal(first?.isConnected, false);
+  const pages = [...pre.children].filter((child) => !child.classList.contains("gg-pg-dropped"));
+  assert.equal(pages.length, MAX_LINES / PAGE_LINES);
+  assert.ok(pages.every((page) => page.childElementCount > 0));
+  assert.equal(pages[0].firstElementChild?.textContent, `n${MAX_LINES}\n`);
 });

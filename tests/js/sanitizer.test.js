@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import createDOMPurify from "dompurify";
 import { JSDOM } from "jsdom";
-import { createSanitizer, sizesOf } from "../../docs/javascripts/sanitizer.js";
+import { MAX_HTML_CHARS, createSanitizer, sizesOf } from "../../docs/javascripts/sanitizer.js";
 
 const { window } = new JSDOM("<!doctype html><body></body>");
 const sanitize = createSanitizer(createDOMPurify(window), /** @type {any} */ (window));
@@ -108,6 +108,6 @@ test("sizesOf keeps only sizes", () => {
 
 test("an output over the bounds is refused before it is parsed", () => {
   assert.throws(() => sanitize("<b></b>".repeat(60000), PREFIX), /too big to show/);
-  assert.throws(() => sanitize("x".repeat(5e6 + 1), PREFIX), /too big to show/);
+  assert.throws(() => sanitize("x".repeat(MAX_HTML_CHARS + 1), PREFIX), /too big to show/);
   assert.equal(clean("<b>ok</b>".repeat(1000)).querySelectorAll("b").length, 1000);
 });

@@ -334,6 +334,8 @@ def printed_output_in_order_and_capped(reader: Reader) -> None:
     reader.run(
         "import sys\nfor i in range(2_500):\n    print('line', i)\nprint('to stderr', file=sys.stderr)\nprint('last', end='')\n"
     )
+    # The console draws at most 10,000 characters a frame: the last lines show a few frames after the run ends.
+    reader.page.wait_for_function("() => document.querySelector('[data-gg-console]').textContent.endsWith('last\\n')")
     lines = reader.printed().splitlines()
     assert lines[0].startswith("… 501 earlier lines not shown")
     assert lines[1] == "line 501" and lines[-3] == "line 2499" and lines[-2:] == ["to stderr", "last"]

@@ -72,8 +72,12 @@ def status_starts(page: Any, text: str) -> None:
 
 
 def printed(page: Any) -> str:
-    page.wait_for_timeout(100)  # drawn on the next frame
-    return page.inner_text("[data-gg-console]")
+    """The console's text once it stopped changing (it draws at most 10,000 characters a frame)."""
+    text, previous = page.inner_text("[data-gg-console]"), None
+    while text != previous:
+        page.wait_for_timeout(200)
+        text, previous = page.inner_text("[data-gg-console]"), text
+    return text
 
 
 @pytest.fixture
