@@ -15,23 +15,19 @@ own server and browser.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
-import re
 import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from filelock import FileLock
 from helpers import REPO, Visit
 from hypothesis import HealthCheck, settings
-from site_build import BUILD_TIMEOUT, start_build
+from site_build import BUILD_TIMEOUT, serving, start_build
 
 # The one hypothesis profile: no deadline and no speed health check (the machine is shared, and a graph
 # test's time depends on the graph drawn), 60 examples per property.
@@ -185,39 +181,11 @@ CHROMIUM_ARGS = [
 ]
 
 
-class _SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site at `mount` (the path of its ``site_url``), as GitHub Pages does; quietly."""
-
-    mount = "/"
-
-    def translate_path(self, path: str) -> str:
-        if not path.startswith(self.mount):
-            return str(Path(self.directory) / "outside-the-site")  # not found: the site lives under its path
-        return super().translate_path("/" + path[len(self.mount) :])
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
-def published_path(site: Path) -> str:
-    """The path of the address the site was built for (``/glassgrad/``), from Home's canonical link; ``/`` if none."""
-    canonical = re.search(r'<link rel="canonical" href="([^"]+)"', (site / "index.html").read_text(encoding="utf-8"))
-    return urlsplit(canonical[1]).path if canonical else "/"
-
-
 @pytest.fixture(scope="session")
 def site_url(built_site: Path) -> Iterator[str]:
     """The built site served on 127.0.0.1 (a free port) for the session, under the path it was built for."""
-    mount = published_path(built_site)
-    handler = functools.partial(type("Handler", (_SiteHandler,), {"mount": mount}), directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}{mount}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(built_site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")  # so no test may start Playwright itself: use this fixture

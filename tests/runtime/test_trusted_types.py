@@ -9,9 +9,6 @@ violation from the site's scripts (docs/javascripts, DOMPurify) and no error, an
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +18,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import expect  # noqa: E402
+from site_build import serving  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site, pytest.mark.pyodide]
 
@@ -33,25 +31,11 @@ document.addEventListener("securitypolicyviolation", (event) => window.__ggViola
 OURS = ("javascripts/", "assets/playground/")  # the site's modules and what they load (DOMPurify), from the root
 
 
-class _Requiring(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
-
-    def end_headers(self) -> None:
-        self.send_header("Content-Security-Policy-Report-Only", REQUIRE)
-        super().end_headers()
-
-
 @pytest.fixture(scope="module")
 def requiring_url(built_site: Path) -> Iterator[str]:
     """The built site, served with Trusted Types required (report-only) by a header on every response."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Requiring, directory=str(built_site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(built_site, {"Content-Security-Policy-Report-Only": REQUIRE}) as url:
+        yield url
 
 
 def ours(page: Any, site: str) -> list[list[str]]:
