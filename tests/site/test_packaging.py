@@ -245,3 +245,40 @@ def test_the_sdists_engine_tests_pass_against_the_installed_wheel(sdist: Path, w
     assert any(line.startswith("tests/engine/test_scratch.py::") for line in lines)
     summary = lines[-1]
     assert int(re.search(r"(\d+) passed", summary)[1]) >= 400 and "error" not in summary, summary
+
+
+def _group_requirements(groups: dict[str, list[object]], name: str) -> list[str]:
+    """The requirement strings of one dependency group, its `include-group`s followed (PEP 735)."""
+    requirements: list[str] = []
+    for entry in groups[name]:
+        if isinstance(entry, dict):
+            requirements += _group_requirements(groups, entry["include-group"])
+        else:
+            requirements.append(str(entry))
+    return requirements
+
+
+def test_the_lock_pins_every_package_the_dev_group_and_the_extras_name() -> None:
+    """`make setup` installs requirements/dev.lock alone (hashed, no resolver): a package added to pyproject.toml but
+    not to the lock is missing on a fresh machine (this is how `lint-imports` once went missing in CI)."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = _group_requirements(pyproject["dependency-groups"], "dev")
+    wanted += [req for extra in ("torch", "viz") for req in pyproject["project"]["optional-dependencies"][extra]]
+    lock = (REPO / "requirements" / "dev.lock").read_text(encoding="utf-8")
+    pinned = {
+        canonicalize_name(name): version for name, version in re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)", lock, re.M)
+    }
+    missing = []
+    for text in wanted:
+        requirement = Requirement(text)
+        name = canonicalize_name(requirement.name)
+        if name == "torch":  # installed alone from the CPU wheels (scripts/setup.sh), pinned in constraints.txt
+            continue
+        if name not in pinned or pinned[name] not in requirement.specifier:
+            missing.append(f"{text} (lock: {pinned.get(name, 'absent')})")
+    assert not missing, "run `bash scripts/lock.sh`: the lock lacks " + ", ".join(missing)
