@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from exercise_cases import ATTACKS
+from exercise_cases import ATTACKS, MISTAKES
 from helpers import REPO
 
 from glassgrad.exercises.sealed import TAMPERED
@@ -126,6 +126,19 @@ def test_a_record_that_answers_other_calls_or_fewer_fails() -> None:
     for forged in (json.dumps(cut), json.dumps(moved), "[]", "{", '{"names": 1}', json.dumps({**record, "calls": 5})):
         assert tampered(judge(forged, "tanh", SEED)), forged[:80]
     assert tampered(judge(other_seed, "tanh", SEED + 1))
+
+
+@pytest.mark.parametrize(
+    ("exercise", "program", "says"), MISTAKES, ids=[f"{name}-{i}" for i, (name, _, _) in enumerate(MISTAKES)]
+)
+def test_every_honest_mistake_gets_its_verdict_through_a_record(exercise: str, program: str, says: str) -> None:
+    """What a Check in the browser does: the program recorded in its Python, the record judged in another."""
+    from glassgrad_runtime.run import record_program
+
+    result = judge(record_program(program, exercise, SEED), exercise, SEED)
+    assert result["passed"] is False, result["message"]
+    assert says.split(" at u = ")[0] in result["message"], result["message"]
+    assert "Traceback" not in result["message"]
 
 
 def test_only_the_names_the_checker_reads_are_recorded() -> None:
