@@ -37,6 +37,8 @@ export { open };
 
 /** Spare Pythons kept loaded: a Run right after a Run, or after Stop, takes the second. */
 const SPARES = 2;
+/** How many load at once: two where the machine has the cores for both (see python-spares.js). */
+const AT_ONCE = (navigator.hardwareConcurrency || 1) >= 4 ? 2 : 1;
 const MAX_RECORD_CHARS = 5e6;  // a Check's record, at most (as the worker bounds a result)
 const JUDGE = "glassgrad_runtime.worker";  // the judge's module: `judge(record, exercise, seed, prefix, reveal)`
 
@@ -89,6 +91,7 @@ export function session(options = {}) {
   // The spare a request would take tells warm()'s watcher its progress.
   const pool = spares(startPython, {
     size: SPARES,
+    atOnce: AT_ONCE,
     onMessage(py, message) {
       if (!watcher || (py !== pool.next() && message.type !== "failed")) return;
       if (message.type === "failed") {

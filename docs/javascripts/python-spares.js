@@ -3,10 +3,12 @@
 // (python-link.js's startPython in the page, a stand-in in tests/js): no timers, no DOM.
 //
 //   import { spares } from "./python-spares.js";
-//   const pool = spares(startPython, { size: 2, onMessage });
-//   pool.fill(n)   start loading spares until n (at most `size`; default `size`) are loaded or loading. One loads
-//                  at a time, the next once it is ready: two at once would each take twice as long on a
-//                  machine of few cores, and the first is the one a reader may be waiting for.
+//   const pool = spares(startPython, { size: 2, atOnce: 1, onMessage });
+//   pool.fill(n)   start loading spares until n (at most `size`; default `size`) are loaded or loading, at most
+//                  `atOnce` at a time (a Python handed out while still loading counts). On two cores, one at a
+//                  time: a second load beside the first delays it (the reader may be waiting for it) by a
+//                  quarter; with more cores two at once cost the first almost nothing, and a Run right after
+//                  the first finds the second ready (scripts/bench_playground.py measures both).
 //   pool.take()    a Python for one request, never handed out twice: the oldest ready spare, else the one
 //                  furthest along, else a new one; the pool then refills to `size` (once nothing it handed
 //                  out is still loading).
@@ -24,17 +26,19 @@
 
 /**
  * @param {() => Python} start  starts loading a Python
- * @param {{size?: number, onMessage?: ((py: Python, message: Message) => void) | null}} [options]
+ * @param {{size?: number, atOnce?: number, onMessage?: ((py: Python, message: Message) => void) | null}} [options]
  * @returns {Spares}
  */
-export function spares(start, { size = 2, onMessage = null } = {}) {
+export function spares(start, { size = 2, atOnce = 1, onMessage = null } = {}) {
   /** @type {Python[]} */
   const kept = [];  // in the order they were started: the first is the furthest along
   /** @type {Python | null} */
   let handedOut = null;  // the last one taken, if it was still loading then
   let wanted = 0, closed = false;
 
-  const loading = () => kept.some((py) => !py.ready) || (handedOut !== null && !handedOut.ready && !handedOut.closed && !handedOut.failed);
+  /** How many are loading now: the spares not ready yet, and the one handed out while loading. */
+  const loading = () => kept.filter((py) => !py.ready).length +
+    (handedOut !== null && !handedOut.ready && !handedOut.closed && !handedOut.failed ? 1 : 0);
 
   /** @param {Python} py */
   function remove(py) {
@@ -43,7 +47,7 @@ export function spares(start, { size = 2, onMessage = null } = {}) {
     py.listener = null;
   }
   function grow() {
-    if (closed || kept.length >= wanted || loading()) return;
+    if (closed || kept.length >= wanted || loading() >= atOnce) return;
     const py = start();
     kept.push(py);
     py.listener = (message) => {
@@ -54,6 +58,7 @@ export function spares(start, { size = 2, onMessage = null } = {}) {
       } else if (message.type === "ready") grow();
       if (onMessage) onMessage(py, message);
     };
+    grow();  // the next, if more may load at once
   }
 
   return {

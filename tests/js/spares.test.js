@@ -47,6 +47,21 @@ test("spares load one at a time, the next once the previous is ready, up to the 
   assert.equal(python.started.length, 2);
 });
 
+test("with atOnce: 2, two load together; a Python handed out while loading counts as one of them", () => {
+  const python = fakes();
+  const pool = spares(python.start, { size: 2, atOnce: 2 });
+  pool.fill();
+  assert.equal(python.started.length, 2);  // both at once
+  const first = pool.take();  // the first Run, before either is ready
+  assert.equal(first, python.started[0]);
+  assert.equal(python.started.length, 2);  // the one taken and the one kept are loading: no third yet
+  python.load(first);
+  pool.fill();  // as the session does once the Run's Python has loaded
+  assert.equal(python.started.length, 3);  // the pool's second place loads
+  python.load(python.started[1]);
+  assert.equal(pool.take(), python.started[1]);  // a Run right after the first finds a ready one
+});
+
 test("fill(1) loads one only; a later fill() the rest", () => {
   const python = fakes();
   const pool = spares(python.start, { size: 2 });
