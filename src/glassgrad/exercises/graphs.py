@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from glassgrad import scratch
-from glassgrad.exercises.verdict import _fail, _is_link, _name, _same
+from glassgrad.exercises import verdict
 from glassgrad.protocol import is_value
 
 # ---------------------------------------------------------------- graphs
@@ -39,20 +39,22 @@ def _twins(root: Any, reference: Any, exercise: str) -> dict[int, Any]:
         ref, node = stack.pop()
         if id(ref) in twins:
             if twins[id(ref)] is not node:
-                raise _fail(exercise, f"{_name(ref)} appears twice in the graph of L as two different Values.")
+                raise verdict.fail(
+                    exercise, f"{verdict.name(ref)} appears twice in the graph of L as two different Values."
+                )
             continue
         wrong = (
             not is_value(node)
             or getattr(node, "label", None) != ref.label
-            or not _same(node.data, ref.data)
+            or not verdict.same(node.data, ref.data)
             or not isinstance(node.parents, (tuple, list))
             or len(node.parents) != len(ref.parents)
-            or not all(_is_link(link) for link in node.parents)
+            or not all(verdict.is_link(link) for link in node.parents)
         )
         if wrong:
-            raise _fail(
+            raise verdict.fail(
                 exercise,
-                f"The graph of L is not the starting code's (at {_name(ref)}): keep the lines that build it, "
+                f"The graph of L is not the starting code's (at {verdict.name(ref)}): keep the lines that build it, "
                 "and change only `order`.",
             )
         twins[id(ref)] = node
