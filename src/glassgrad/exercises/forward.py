@@ -81,12 +81,8 @@ def _check_forward(fn: Any, exercise: str, rng: random.Random) -> Verdict:
             if verdict.same(got, want):
                 continue
             if not verdict.is_number(got):
-                return Verdict(
-                    exercise,
-                    False,
-                    f"{where}, the tangent of {verdict.name(node)} is {verdict.shown(got)}, not a number.",
-                    answer=rule,
-                )
+                what = f"{where}, the tangent of {verdict.name(node)}"
+                return verdict.not_a_number(exercise, what, got, ".", answer=rule)
             wanted, gave = verdict.pair(want, float(got))
             head = f"{where}, the tangent of {verdict.name(node)} is {gave}; it should be {wanted}."
             if not node.parents:

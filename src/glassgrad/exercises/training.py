@@ -44,12 +44,7 @@ def _check_train_step(fn: Any, exercise: str, rng: random.Random) -> Verdict:
                 continue
             step = f"The new {name} is {name} - lr × dL/d{name}."
             if not verdict.is_number(given):
-                return Verdict(
-                    exercise,
-                    False,
-                    f"The new {name} is {verdict.shown(given)}, not a number: return numbers.",
-                    answer=step,
-                )
+                return verdict.not_a_number(exercise, f"The new {name}", given, ": return numbers.", answer=step)
             want, got = verdict.pair(expected, float(given))
             if verdict.close(given, old + lr * grad):
                 why = "That is a step up the gradient."

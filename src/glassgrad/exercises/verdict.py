@@ -131,5 +131,10 @@ def not_a_function(exercise: str, given: Any, signature: str) -> Verdict:
     return Verdict(exercise, False, f"{function} is {kind_of(given)}; define it as a function: def {signature}:")
 
 
+def not_a_number(exercise: str, what: str, given: object, ending: str, answer: str) -> Verdict:
+    """The verdict when `what` (``The new w``) is `given`, which is not a number; `ending` closes the message."""
+    return Verdict(exercise, False, f"{what} is {shown(given)}, not a number{ending}", answer=answer)
+
+
 def fail(exercise: str, message: str, **details: Any) -> _Failed:
     return _Failed(Verdict(exercise, False, message, **details))
