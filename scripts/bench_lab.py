@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from bench_playground import build_site, launch, served
+from bench_playground import build_site, launch
+from site_server import serving
 
 from glassgrad_site.lab.settings import SUGGESTED
 
@@ -136,7 +137,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
         site = args.site or build_site(folder, "the lab's measurement")
         results = {}
-        with served(site) as address, sync_playwright() as playwright:
+        with serving(site) as address, sync_playwright() as playwright:
             browser = launch(playwright)
             for name, (settings, hash_) in models.items():
                 results[name] = measure(browser, f"{address}lab/{hash_}", args.steps)
