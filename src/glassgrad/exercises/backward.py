@@ -9,19 +9,19 @@ from typing import Any
 from glassgrad import scratch
 from glassgrad.autograd import walk_parents
 from glassgrad.exercises import verdict
-from glassgrad.exercises.graphs import _diamond, _linear, _shared
-from glassgrad.exercises.operations import _away_from_zero, _rounded
+from glassgrad.exercises.graphs import diamond, linear, shared
+from glassgrad.exercises.operations import away_from_zero, rounded
 from glassgrad.exercises.verdict import Verdict
 
 
-def _snapshot(order: Sequence[Any]) -> list[tuple[Any, float, Any, tuple[tuple[Any, float], ...]]]:
+def snapshot_of(order: Sequence[Any]) -> list[tuple[Any, float, Any, tuple[tuple[Any, float], ...]]]:
     """Each node of a graph with what the forward pass stored in it: data, the parents tuple, each link's fields."""
     return [
         (node, node.data, node.parents, tuple((link.value, link.local_grad) for link in node.parents)) for node in order
     ]
 
 
-def _changed(snapshot: list[tuple[Any, float, Any, tuple[tuple[Any, float], ...]]]) -> str | None:
+def first_change(snapshot: list[tuple[Any, float, Any, tuple[tuple[Any, float], ...]]]) -> str | None:
     """The first field the reader's backward changed in a graph (None when it changed nothing but .grad)."""
     for node, data, parents, links in snapshot:
         if node.data != data:
@@ -122,20 +122,20 @@ def _check_backward(fn: Any, exercise: str, rng: random.Random) -> Verdict:
     if not callable(fn):
         return verdict.not_a_function(exercise, fn, "backward(root)")
     graphs: list[tuple[str, Callable[..., Any], tuple[float, ...]]] = [
-        ("w * w", _shared, (_away_from_zero(rng),)),
-        ("the diamond", _diamond, tuple(_rounded(rng, -3, 3) for _ in range(3))),
-        ("chapter 1's graph", _linear, (2.0, 3.0, 1.0, 10.0)),
-        ("chapter 1's graph", _linear, tuple(_rounded(rng, -3, 3) for _ in range(4))),
+        ("w * w", shared, (away_from_zero(rng),)),
+        ("the diamond", diamond, tuple(rounded(rng, -3, 3) for _ in range(3))),
+        ("chapter 1's graph", linear, (2.0, 3.0, 1.0, 10.0)),
+        ("chapter 1's graph", linear, tuple(rounded(rng, -3, 3) for _ in range(4))),
     ]
     for title, build, inputs in graphs:
         root, reference = build(*inputs), build(*inputs)
         order = walk_parents(root)  # before the reader's code touches the graph
         pairs = list(zip(order, walk_parents(reference), strict=True))
-        snapshot = _snapshot(order)
+        snapshot = snapshot_of(order)
         scratch.backward(reference)
         for again in (False, True):
             verdict.call(f"backward(L) on {title}" + (", a second time" if again else ""), fn, root)
-            changed = _changed(snapshot)
+            changed = first_change(snapshot)
             if changed:
                 return Verdict(
                     exercise,

@@ -8,9 +8,9 @@ from typing import Any
 
 from glassgrad.autograd import walk_parents
 from glassgrad.exercises import verdict
-from glassgrad.exercises.backward import _changed, _snapshot
-from glassgrad.exercises.graphs import _diamond, _linear, _shared
-from glassgrad.exercises.operations import _away_from_zero, _rounded
+from glassgrad.exercises.backward import first_change, snapshot_of
+from glassgrad.exercises.graphs import diamond, linear, shared
+from glassgrad.exercises.operations import away_from_zero, rounded
 from glassgrad.exercises.verdict import Verdict
 
 
@@ -36,25 +36,25 @@ def _check_forward(fn: Any, exercise: str, rng: random.Random) -> Verdict:
         "of tangent[link.value] × link.local_grad."
     )
     graphs: list[tuple[str, Callable[..., Any], tuple[float, ...], str]] = [
-        ("w * w", _shared, (_away_from_zero(rng),), "every"),
-        ("the diamond", _diamond, tuple(_rounded(rng, -3, 3) for _ in range(3)), "every"),
-        ("chapter 1's graph", _linear, (2.0, 3.0, 1.0, 10.0), "w"),
-        ("chapter 1's graph", _linear, tuple(_rounded(rng, -3, 3) for _ in range(4)), "every"),
+        ("w * w", shared, (away_from_zero(rng),), "every"),
+        ("the diamond", diamond, tuple(rounded(rng, -3, 3) for _ in range(3)), "every"),
+        ("chapter 1's graph", linear, (2.0, 3.0, 1.0, 10.0), "w"),
+        ("chapter 1's graph", linear, tuple(rounded(rng, -3, 3) for _ in range(4)), "every"),
     ]
     for title, build, inputs, seeded in graphs:
         root = build(*inputs)
         order = walk_parents(root)  # before the reader's code touches the graph
         leaves = [node for node in order if not node.parents]
         if seeded == "every":  # each leaf moves, at a speed of its own
-            seeds = {leaf: _away_from_zero(rng) for leaf in leaves}
+            seeds = {leaf: away_from_zero(rng) for leaf in leaves}
         else:  # one leaf moves at 1: the tangents are the derivatives with respect to it
             seeds = {leaf: 1.0 for leaf in leaves if leaf.label == seeded}
-        snapshot = _snapshot(order)
+        snapshot = snapshot_of(order)
         expected = _reference_tangents(root, {id(leaf): tangent for leaf, tangent in seeds.items()})
         shown = ", ".join(f"{verdict.name(leaf)} = {verdict.num(tangent)}" for leaf, tangent in seeds.items())
         where = f"On {title} with the seeds {shown}"
         given = verdict.call(f"tangents(L, seeds) on {title}", fn, root, dict(seeds))
-        changed = _changed(snapshot)
+        changed = first_change(snapshot)
         if changed:
             return Verdict(
                 exercise,

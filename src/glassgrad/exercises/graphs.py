@@ -11,7 +11,7 @@ from glassgrad.protocol import is_value
 # ---------------------------------------------------------------- graphs
 
 
-def _diamond(x: float, a: float, b: float) -> Any:
+def diamond(x: float, a: float, b: float) -> Any:
     """Exercise 5's graph: x feeds two branches that meet again in L."""
     xv, av, bv = scratch.Value(x, "x"), scratch.Value(a, "a"), scratch.Value(b, "b")
     p = scratch.multiply(xv, av, "p")
@@ -19,18 +19,20 @@ def _diamond(x: float, a: float, b: float) -> Any:
     return scratch.multiply(p, q, "L")
 
 
-def _shared(w: float) -> Any:
+def shared(w: float) -> Any:
+    """w * w: one value on both sides of an operation."""
     wv = scratch.Value(w, "w")
     return scratch.multiply(wv, wv, "L")
 
 
-def _linear(w: float, x: float, b: float, y: float) -> Any:
+def linear(w: float, x: float, b: float, y: float) -> Any:
+    """Chapter 1's graph (the squared error of w * x + b against y), built with chapter 2's engine."""
     from glassgrad.examples import linear_loss
 
     return linear_loss(scratch, w=w, x=x, b=b, y=y)["L"]
 
 
-def _twins(root: Any, reference: Any, exercise: str) -> dict[int, Any]:
+def twins_of(root: Any, reference: Any, exercise: str) -> dict[int, Any]:
     """The reader's node for each node of `reference` (by id), pairing the two graphs link by link from their
     roots; raises `_Failed` where the reader's graph is not the same graph (labels, numbers, links)."""
     twins: dict[int, Any] = {}

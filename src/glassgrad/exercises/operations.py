@@ -223,12 +223,12 @@ def _check_operation(spec: _Operation, fn: Any, exercise: str, rng: random.Rando
     )
 
 
-def _rounded(rng: random.Random, low: float, high: float) -> float:
+def rounded(rng: random.Random, low: float, high: float) -> float:
     return round(rng.uniform(low, high), 2)
 
 
-def _away_from_zero(rng: random.Random, low: float = 0.5, high: float = 3.0) -> float:
-    return rng.choice((-1, 1)) * _rounded(rng, low, high)
+def away_from_zero(rng: random.Random, low: float = 0.5, high: float = 3.0) -> float:
+    return rng.choice((-1, 1)) * rounded(rng, low, high)
 
 
 def _sigmoid(z: float) -> float:
@@ -244,8 +244,8 @@ FRACTIONAL_POWERS = (0.5, 1.5, 2.5)
 
 def _power_case(rng: random.Random) -> Case:
     if rng.random() < 0.6:
-        return (_away_from_zero(rng, 0.3, 3.0),), (rng.choice(WHOLE_POWERS),)
-    return (_rounded(rng, 0.3, 3.0),), (rng.choice(FRACTIONAL_POWERS),)
+        return (away_from_zero(rng, 0.3, 3.0),), (rng.choice(WHOLE_POWERS),)
+    return (rounded(rng, 0.3, 3.0),), (rng.choice(FRACTIONAL_POWERS),)
 
 
 def _in(x: float) -> str:
@@ -291,8 +291,8 @@ OPERATIONS = {
             ),
         ),
         lambda u, v: (1 / v, -u / (v * v)),
-        lambda rng: ((_rounded(rng, -3, 3), _away_from_zero(rng)), ()),
-        always=lambda rng: [((-_rounded(rng, 0.5, 3), -_rounded(rng, 0.5, 3)), ())],
+        lambda rng: ((rounded(rng, -3, 3), away_from_zero(rng)), ()),
+        always=lambda rng: [((-rounded(rng, 0.5, 3), -rounded(rng, 0.5, 3)), ())],
     ),
     "tanh": _Operation(
         "tanh",
@@ -313,8 +313,8 @@ OPERATIONS = {
             ),
         ),
         lambda u: (1 - math.tanh(u) ** 2,),
-        lambda rng: ((_rounded(rng, -2.5, 2.5),), ()),
-        always=lambda rng: [((-_rounded(rng, 0.3, 2.5),), ()), ((0.0,), ())],
+        lambda rng: ((rounded(rng, -2.5, 2.5),), ()),
+        always=lambda rng: [((-rounded(rng, 0.3, 2.5),), ()), ((0.0,), ())],
     ),
     "power": _Operation(
         "power",
@@ -337,9 +337,9 @@ OPERATIONS = {
         _power_case,
         constants=("k",),
         always=lambda rng: [
-            ((-_rounded(rng, 0.3, 3),), (2.0,)),  # abs(u) ** k has the right value here, not the right slope
-            ((-_rounded(rng, 0.3, 3),), (3.0,)),
-            ((_rounded(rng, 0.3, 3),), (rng.choice(FRACTIONAL_POWERS),)),
+            ((-rounded(rng, 0.3, 3),), (2.0,)),  # abs(u) ** k has the right value here, not the right slope
+            ((-rounded(rng, 0.3, 3),), (3.0,)),
+            ((rounded(rng, 0.3, 3),), (rng.choice(FRACTIONAL_POWERS),)),
             ((0.0,), (2.0,)),
         ],
     ),
@@ -362,7 +362,7 @@ OPERATIONS = {
             ),
         ),
         lambda z: (_sigmoid(z) * (1 - _sigmoid(z)),),
-        lambda rng: ((_rounded(rng, -4, 4),), ()),
-        always=lambda rng: [((-_rounded(rng, 0.5, 4),), ())],
+        lambda rng: ((rounded(rng, -4, 4),), ()),
+        always=lambda rng: [((-rounded(rng, 0.5, 4),), ())],
     ),
 }

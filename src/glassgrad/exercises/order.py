@@ -6,7 +6,7 @@ from typing import Any
 
 from glassgrad.autograd import walk_parents
 from glassgrad.exercises import verdict
-from glassgrad.exercises.graphs import _diamond, _twins
+from glassgrad.exercises.graphs import diamond, twins_of
 from glassgrad.exercises.verdict import Verdict, kind_of
 from glassgrad.protocol import is_value
 
@@ -15,8 +15,8 @@ def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdic
     root: Any = namespace.get("L")
     if not is_value(root):
         return Verdict(exercise, False, "The program has no L: keep the lines that build the graph.")
-    reference = _diamond(2.0, 3.0, 1.0)  # the starting code's graph, built here
-    twins = _twins(root, reference, exercise)
+    reference = diamond(2.0, 3.0, 1.0)  # the starting code's graph, built here
+    twins = twins_of(root, reference, exercise)
     nodes = walk_parents(reference)
     if not isinstance(order, (list, tuple)):
         return Verdict(exercise, False, f"order is {kind_of(order)}; make it a list: order = [x, a, ...].")

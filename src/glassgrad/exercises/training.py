@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from glassgrad.exercises import verdict
-from glassgrad.exercises.operations import _rounded
+from glassgrad.exercises.operations import rounded
 from glassgrad.exercises.verdict import TRIALS, Verdict
 
 
@@ -18,9 +18,9 @@ def _check_train_step(fn: Any, exercise: str, rng: random.Random) -> Verdict:
         return verdict.not_a_function(exercise, fn, "train_step(w, b, x, y, lr)")
     cases = [
         (
-            _rounded(rng, -2, 2),
-            _rounded(rng, -2, 2),
-            _rounded(rng, -2, 2),
+            rounded(rng, -2, 2),
+            rounded(rng, -2, 2),
+            rounded(rng, -2, 2),
             rng.choice((0.0, 1.0)),
             rng.choice((0.1, 0.5, 1.0)),
         )
