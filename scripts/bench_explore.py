@@ -19,7 +19,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_playground import CHROMIUM, CHROMIUM_ARGS, build_site, served
+from bench_playground import CHROMIUM, CHROMIUM_ARGS, build_site
+from site_server import serving
 
 # One change, timed until the frame after the numbers are written (what the reader sees).
 TIMED = """async ([selector, value, done]) => {
@@ -96,7 +97,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
         site = args.site or build_site(folder, "the explorers' measurement")
-        with served(site) as address, sync_playwright() as playwright:
+        with serving(site) as address, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             results = {name: measure(browser, address, name) for name in EXPLORERS}
             browser.close()

@@ -25,20 +25,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import gzip
-import http.server
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from site_server import serving
 
 REPO = Path(__file__).resolve().parent.parent
 SYSTEM_CHROMIUMS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -85,16 +83,6 @@ def find_chromium(playwright: Any) -> str:
 def launch(playwright: Any) -> Any:
     """A headless Chromium (see `find_chromium`)."""
     return playwright.chromium.launch(executable_path=find_chromium(playwright), args=CHROMIUM_ARGS)
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
-class QuietServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # a download cut short by a worker the page ended (a stopped Run, the next visit) is not news
 
 
 def run_and_wait(page: Any, code: str | None = None) -> float:
@@ -179,7 +167,7 @@ def visit(browser: Any, url: str, site: Path, *, intent: bool) -> dict[str, floa
     served = sum(loaded.values())
     compressed = 0
     for name in loaded:
-        path = site / name.split("/", 3)[3].split("?")[0]
+        path = site / name.removeprefix(url).split("?")[0]  # what the site holds at that address
         path = path / "index.html" if path.is_dir() else path
         compressed += len(gzip.compress(path.read_bytes(), 6)) if path.is_file() else loaded[name]
     right_after = run_and_wait(page)
@@ -238,18 +226,6 @@ def build_site(folder: str, what: str) -> Path:
     return site
 
 
-@contextlib.contextmanager
-def served(site: Path) -> Iterator[str]:
-    """`site` on 127.0.0.1 (a free port) with Python's plain server, no compression; yields its address."""
-    server = QuietServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 def report(cold: list[dict[str, float]], warm: list[dict[str, float]], repeat: int) -> None:
     """The table, in Markdown."""
     every = cold + warm
@@ -296,7 +272,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
         site = args.site or build_site(folder, "the playground's measurement")
-        with served(site) as address, sync_playwright() as playwright:
+        with serving(site) as address, sync_playwright() as playwright:
             browser = launch(playwright)
             cold = [visit(browser, address, site, intent=False) for _ in range(args.repeat)]
             warm = [visit(browser, address, site, intent=True) for _ in range(args.repeat)]

@@ -136,7 +136,7 @@ ATTACKS = {
         "c.judge = lambda *args, **kwargs: {'passed': True, 'message': 'Passed', 'figure': ''}\n"
     ),
     "a function's __code__ swapped": (
-        "import glassgrad.exercises.verdict as v\nv._same.__code__ = (lambda given, expected: True).__code__\n"
+        "import glassgrad.exercises.verdict as v\nv.same.__code__ = (lambda given, expected: True).__code__\n"
     ),
     "OPERATIONS mutated": (
         "import dataclasses, math\nfrom glassgrad.exercises.operations import OPERATIONS\n"

@@ -3,23 +3,21 @@ of a copy trimmed to a few pages (`copy_tree`, `keep_only_pages`), for the tests
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
-from urllib.parse import urlsplit
+from typing import IO
 
-from helpers import REPO
+from helpers import REPO, load_module
+
+_server = load_module("scripts/site_server.py")
+published_path = _server.published_path
+serving = _server.serving
 
 BUILD_TIMEOUT = 600
 """Seconds one ``mkdocs build`` may take before the test fails (a build takes about a minute here)."""
@@ -128,44 +126,3 @@ def keep_only_pages(tree: Path, pages: list[str]) -> None:
         page.write_text(
             (front_matter[0] if front_matter else "") + (title[0] if title else "") + "\n", encoding="utf-8"
         )
-
-
-class _SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site at `mount` (the path of its ``site_url``), as GitHub Pages does, with `headers`; quietly."""
-
-    mount = "/"
-    headers: Mapping[str, str] = {}
-
-    def translate_path(self, path: str) -> str:
-        if not path.startswith(self.mount):
-            return str(Path(self.directory) / "outside-the-site")  # not found: the site lives under its path
-        return super().translate_path("/" + path[len(self.mount) :])
-
-    def end_headers(self) -> None:
-        for name, value in type(self).headers.items():
-            self.send_header(name, value)
-        super().end_headers()
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
-def published_path(site: Path) -> str:
-    """The path of the address the site was built for (``/glassgrad/``), from Home's canonical link; ``/`` if none."""
-    canonical = re.search(r'<link rel="canonical" href="([^"]+)"', (site / "index.html").read_text(encoding="utf-8"))
-    return urlsplit(canonical[1]).path if canonical else "/"
-
-
-@contextlib.contextmanager
-def serving(site: Path, headers: Mapping[str, str] | None = None) -> Iterator[str]:
-    """`site` served on 127.0.0.1 (a free port) under the path it was built for, each response with `headers`;
-    yields its address."""
-    mount = published_path(site)
-    handler_type = type("Handler", (_SiteHandler,), {"mount": mount, "headers": dict(headers or {})})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler_type, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}{mount}"
-    finally:
-        server.shutdown()
-        server.server_close()

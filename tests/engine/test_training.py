@@ -88,15 +88,15 @@ def test_mlp_on_moons_matches_pytorch_step_by_step(seed: int) -> None:
     X = torch.tensor(points, dtype=torch.float64)
     Y = torch.tensor(labels, dtype=torch.float64)
     tensors = [t for pair in layers for t in pair]
+    optimizer = torch.optim.SGD(tensors, lr=1.0)
+    schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, rate)  # lr = 1.0 × rate(step)
     torch_losses = []
-    for step in range(steps):
+    for _ in range(steps):
+        optimizer.zero_grad()
         loss = torch.relu(1 - Y * torch_scores(layers, X)).mean() + alpha * sum((t * t).sum() for t in tensors)
-        for t in tensors:
-            t.grad = None
         loss.backward()
-        with torch.no_grad():
-            for t in tensors:
-                t -= rate(step) * t.grad
+        optimizer.step()
+        schedule.step()
         torch_losses.append(loss.item())
 
     assert relative_gap(losses, torch_losses) < 1e-9

@@ -41,8 +41,17 @@ def site_with(tmp_path: Path, body: str, head: str = "") -> Path:
     return site
 
 
-def check(site: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), str(site)], capture_output=True, text=True, timeout=60)
+def check(site: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *options, str(site)], capture_output=True, text=True, timeout=60
+    )
+
+
+def problems(site: Path, *options: str, about: str = "") -> list[str]:
+    """The problems check_site names in `site` (those whose line holds `about`), sorted; it must fail."""
+    finished = check(site, *options)
+    assert finished.returncode == 1, finished.stdout
+    return sorted(line.removeprefix("check_site: ") for line in finished.stderr.splitlines() if about in line)
 
 
 def test_a_page_that_ran_cleanly_passes(tmp_path: Path) -> None:
@@ -79,26 +88,17 @@ def test_a_dead_link_and_a_missing_fragment_fail_and_a_page_not_built_is_excused
         '<a href="https://example.org/elsewhere/">outside</a><a href="#">top</a>'
     )
     site = site_with(tmp_path, body)
-    finished = check(site)
-    assert finished.returncode == 1
-    dead = sorted(line for line in finished.stderr.splitlines() if "dead link" in line)
+    dead = problems(site, about="dead link")
     assert dead == [
-        "check_site: chapter/index.html: dead link ../#gone (no id 'gone' on index.html)",
-        "check_site: chapter/index.html: dead link ../missing/ (the site has no missing/index.html)",
-        "check_site: chapter/index.html: dead link ../notebook/other.ipynb (the site has no notebook/other.ipynb)",
-        "check_site: chapter/index.html: dead link ../notebook/tutorial.ipynb (the site has no notebook/tutorial.ipynb)",
-        "check_site: chapter/index.html: dead link ../notebook/tutorial/ (the site has no notebook/tutorial/index.html)",
-        "check_site: chapter/index.html: dead link ../notebook/tutorial/tutorial.ipynb (the site has no notebook/tutorial/tutorial.ipynb)",
+        "chapter/index.html: dead link ../#gone (no id 'gone' on index.html)",
+        "chapter/index.html: dead link ../missing/ (the site has no missing/index.html)",
+        "chapter/index.html: dead link ../notebook/other.ipynb (the site has no notebook/other.ipynb)",
+        "chapter/index.html: dead link ../notebook/tutorial.ipynb (the site has no notebook/tutorial.ipynb)",
+        "chapter/index.html: dead link ../notebook/tutorial/ (the site has no notebook/tutorial/index.html)",
+        "chapter/index.html: dead link ../notebook/tutorial/tutorial.ipynb (the site has no notebook/tutorial/tutorial.ipynb)",
     ]
     # The notebook, named as not built (Zensical has no notebooks): links to it and its page are not counted.
-    finished = subprocess.run(
-        [sys.executable, str(SCRIPT), "--not-built", "notebook/tutorial.ipynb", str(site)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert finished.returncode == 1
-    assert sorted(line for line in finished.stderr.splitlines() if "dead link" in line) == dead[:3]
+    assert problems(site, "--not-built", "notebook/tutorial.ipynb", about="dead link") == dead[:3]
 
 
 def test_a_source_link_only_one_builder_resolves_fails(tmp_path: Path) -> None:
@@ -116,16 +116,12 @@ def test_a_source_link_only_one_builder_resolves_fails(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     (tmp_path / "mkdocs.yml").write_text("nav:\n  - Notebook: notebook/tutorial.ipynb\n", encoding="utf-8")
-    finished = subprocess.run(
-        [sys.executable, str(SCRIPT), "--sources", str(docs), str(site)], capture_output=True, text=True, timeout=60
-    )
-    assert finished.returncode == 1
-    assert sorted(finished.stderr.splitlines()) == [
-        "check_site: beyond/page.md: links ../../elsewhere.md, which is no file under " + str(docs),
-        "check_site: beyond/page.md: links ../../playground/#code={code}, a built page's address: link its source file (page.md)",
-        "check_site: beyond/page.md: links ../beyond, a built page's address: link its source file (page.md)",
-        "check_site: beyond/page.md: links /playground/, an absolute path (it breaks under the published /glassgrad/)",
-        "check_site: beyond/page.md: links missing.md, which is no file under " + str(docs),
+    assert problems(site, "--sources", str(docs)) == [
+        "beyond/page.md: links ../../elsewhere.md, which is no file under " + str(docs),
+        "beyond/page.md: links ../../playground/#code={code}, a built page's address: link its source file (page.md)",
+        "beyond/page.md: links ../beyond, a built page's address: link its source file (page.md)",
+        "beyond/page.md: links /playground/, an absolute path (it breaks under the published /glassgrad/)",
+        "beyond/page.md: links missing.md, which is no file under " + str(docs),
     ]
 
 
@@ -143,16 +139,20 @@ def test_a_script_stylesheet_or_font_from_another_origin_fails(tmp_path: Path) -
     body = '<a href="https://example.org/page.js">a link, not a load</a><img src="data:image/png;base64,AA">'
     site = site_with(tmp_path, body, head)
     (site / "style.css").write_text("@import 'https://cdn.example.org/more.css'; a { color: red }", encoding="utf-8")
-    finished = check(site)
-    assert finished.returncode == 1
-    assert sorted(line for line in finished.stderr.splitlines() if "another origin" in line) == [
-        "check_site: chapter/index.html: loads //fonts.example.org/font.woff2 from another origin (the site must request nothing outside itself)",
-        "check_site: chapter/index.html: loads https://cdn.example.org/lib.js from another origin (the site must request nothing outside itself)",
-        "check_site: chapter/index.html: loads https://cdn.jsdelivr.net/npm/mathjax@4.1.3/tex-mml-chtml.js from another origin (the site must request nothing outside itself)",
-        "check_site: chapter/index.html: loads https://fonts.example.org/a.ttf from another origin (the site must request nothing outside itself)",
-        "check_site: chapter/index.html: loads https://fonts.example.org/css2?family=Roboto from another origin (the site must request nothing outside itself)",
-        "check_site: chapter/index.html: loads https://unpkg.com/x@1/x.min.js from another origin (the site must request nothing outside itself)",
-        "check_site: style.css: loads https://cdn.example.org/more.css from another origin",
+    elsewhere = (
+        "//fonts.example.org/font.woff2",
+        "https://cdn.example.org/lib.js",
+        "https://cdn.jsdelivr.net/npm/mathjax@4.1.3/tex-mml-chtml.js",
+        "https://fonts.example.org/a.ttf",
+        "https://fonts.example.org/css2?family=Roboto",
+        "https://unpkg.com/x@1/x.min.js",
+    )
+    assert problems(site, about="another origin") == [
+        *(
+            f"chapter/index.html: loads {url} from another origin (the site must request nothing outside itself)"
+            for url in elsewhere
+        ),
+        "style.css: loads https://cdn.example.org/more.css from another origin",
     ]
 
 
@@ -163,12 +163,10 @@ def test_a_canonical_link_or_sitemap_entry_to_this_machine_fails(tmp_path: Path)
     (site / "sitemap.xml").write_text(
         "<urlset><url><loc>https://example.org/docs/</loc></url><url><loc>http://[::1]:8000/chapter/</loc></url></urlset>"
     )
-    finished = check(site)
-    assert finished.returncode == 1
-    assert sorted(finished.stderr.splitlines()) == [
-        "check_site: chapter/index.html: canonical link to http://127.0.0.1:8000/chapter/, a local address (site_url: the published one, or none)",
-        "check_site: index.html: canonical link to http://localhost/, a local address (site_url: the published one, or none)",
-        "check_site: sitemap.xml: 1 address(es) on this machine, such as http://[::1]:8000/chapter/ (site_url is local)",
+    assert problems(site) == [
+        "chapter/index.html: canonical link to http://127.0.0.1:8000/chapter/, a local address (site_url: the published one, or none)",
+        "index.html: canonical link to http://localhost/, a local address (site_url: the published one, or none)",
+        "sitemap.xml: 1 address(es) on this machine, such as http://[::1]:8000/chapter/ (site_url is local)",
     ]
 
 
@@ -187,8 +185,6 @@ def test_absolute_links_resolve_under_the_path_the_site_is_built_for(tmp_path: P
         '<html><head><link rel="canonical" href="https://example.org/docs/"></head></html>'
     )
     (site / "404.html").write_text('<html><head><link rel="stylesheet" href="/docs/style.css"></head></html>')
-    finished = check(site)
-    assert finished.returncode == 1
-    assert finished.stderr.splitlines() == [
-        "check_site: chapter/index.html: dead link /chapter/ (outside /docs/, the path the site is built for)"
+    assert problems(site) == [
+        "chapter/index.html: dead link /chapter/ (outside /docs/, the path the site is built for)"
     ]

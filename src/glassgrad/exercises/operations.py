@@ -10,22 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from glassgrad import scratch
-from glassgrad.exercises.verdict import (
-    TRIALS,
-    Verdict,
-    _call,
-    _close,
-    _fail,
-    _given,
-    _is_link,
-    _is_number,
-    _name,
-    _not_a_function,
-    _num,
-    _pair,
-    _same,
-    kind_of,
-)
+from glassgrad.exercises import verdict
+from glassgrad.exercises.verdict import TRIALS, Verdict, kind_of
 from glassgrad.protocol import is_value
 
 # ---------------------------------------------------------------- operations
@@ -65,7 +51,7 @@ class _Operation:
     always: Callable[[random.Random], list[Case]] = field(default=lambda rng: [])
 
     def where(self, case: Case) -> str:
-        return ", ".join(f"{name} = {_num(x)}" for name, x in self.named(case).items())
+        return ", ".join(f"{name} = {verdict.num(x)}" for name, x in self.named(case).items())
 
     def named(self, case: Case) -> dict[str, float]:
         operands, constants = case
@@ -77,11 +63,11 @@ def _apply(spec: _Operation, fn: Callable[..., Any], case: Case, exercise: str) 
     operands, constants = case
     leaves = [scratch.Value(x, name) for name, x in zip(spec.operands, operands)]
     call = f"{spec.function}({', '.join((*spec.operands, *spec.constants))}) at {spec.where(case)}"
-    out = _call(call, fn, *leaves, *constants)
+    out = verdict.call(call, fn, *leaves, *constants)
     if out is None:
-        raise _fail(exercise, f"{spec.function} returned None: end it with `return Value(...)`.")
+        raise verdict.fail(exercise, f"{spec.function} returned None: end it with `return Value(...)`.")
     if not is_value(out):
-        raise _fail(
+        raise verdict.fail(
             exercise,
             f"{spec.function} returned {kind_of(out)}, not a Value: return Value(...) with its parents.",
         )
@@ -95,39 +81,45 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
     if getattr(out, "label", None) == "":
         out.label = name  # for the figure: the checker called the function without a label
     expected_value = spec.value(*case[0], *case[1])
-    if not _same(out.data, expected_value):
+    if not verdict.same(out.data, expected_value):
         want, got = (
-            _pair(expected_value, float(out.data)) if _is_number(out.data) else (_num(expected_value), _given(out.data))
+            verdict.pair(expected_value, float(out.data))
+            if verdict.is_number(out.data)
+            else (verdict.num(expected_value), verdict.shown(out.data))
         )
-        raise _fail(
+        raise verdict.fail(
             exercise,
             f"The value is wrong at {where}.\n{name}.data should be {want}; yours is {got}.",
             answer=f"The value: {name}.data = {spec.formula}.",
             expected=expected_value,
-            given=float(out.data) if _is_number(out.data) else None,
+            given=float(out.data) if verdict.is_number(out.data) else None,
             inputs=inputs,
         )
     parents = out.parents
     count = len(spec.operands)
     needed = "one ParentLink" if count == 1 else f"{count} ParentLinks, one per operand ({', '.join(spec.operands)})"
     if not isinstance(parents, (tuple, list)):
-        raise _fail(exercise, f"{name}.parents is {kind_of(parents)}; make it a tuple of {needed}.")
+        raise verdict.fail(exercise, f"{name}.parents is {kind_of(parents)}; make it a tuple of {needed}.")
     for k, link in enumerate(parents):
-        if is_value(link) and not _is_link(link):
-            raise _fail(
+        if is_value(link) and not verdict.is_link(link):
+            raise verdict.fail(
                 exercise,
                 f"`parents` holds Values; wrap each in `ParentLink(value, local_grad)`: {name}.parents[{k}] is "
-                f"{_name(link)} itself, with no local derivative.",
+                f"{verdict.name(link)} itself, with no local derivative.",
             )
-        if not _is_link(link):
-            raise _fail(exercise, f"{name}.parents[{k}] is {_given(link)}, not a ParentLink(value, local_grad).")
+        if not verdict.is_link(link):
+            raise verdict.fail(
+                exercise, f"{name}.parents[{k}] is {verdict.shown(link)}, not a ParentLink(value, local_grad)."
+            )
     if len(parents) != count:
-        raise _fail(exercise, f"{name} has {len(parents)} ParentLink(s); {spec.function} needs {needed}.", graph=out)
+        raise verdict.fail(
+            exercise, f"{name} has {len(parents)} ParentLink(s); {spec.function} needs {needed}.", graph=out
+        )
     for k, (link, leaf) in enumerate(zip(parents, leaves)):
         if link.value is not leaf:
             other = next((o for o in leaves if link.value is o), None)
             pointed = f"to {other.label}" if other is not None else "to something that is not an operand"
-            raise _fail(
+            raise verdict.fail(
                 exercise,
                 f"{name}.parents[{k}] points {pointed}; it should point to {leaf.label}, the operand number {k + 1}: "
                 f"ParentLink({leaf.label}, ∂{name}/∂{leaf.label}).",
@@ -138,36 +130,36 @@ def _compare(spec: _Operation, out: Any, leaves: list[Any], case: Case, exercise
     expected_locals = spec.local_grads(*case[0], *case[1])
     for k, (link, leaf, expected) in enumerate(zip(parents, leaves, expected_locals)):
         given, edge = link.local_grad, f"∂{name}/∂{leaf.label}"
-        if _same(given, expected):
+        if verdict.same(given, expected):
             continue
-        if not _is_number(given):
-            raise _fail(
+        if not verdict.is_number(given):
+            raise verdict.fail(
                 exercise,
-                f"The edge {edge} holds {_given(given)}: a local derivative is a number, computed from the operands' "
+                f"The edge {edge} holds {verdict.shown(given)}: a local derivative is a number, computed from the operands' "
                 f"data.\nThe rule: {edge} = {spec.rules[k].symbols}.",
                 graph=None,
                 edge=edge,
                 operand=leaf.label,
                 answer=_fix(spec.rules[k]),
             )
-        want, got = _pair(expected, float(given))
+        want, got = verdict.pair(expected, float(given))
         rule = spec.rules[k]
         mistake = next(
             (
                 f"{symbols} here: {why}"
                 for symbols, why, wrong in rule.mistakes
-                if _close(given, wrong(*case[0], *case[1]))
+                if verdict.close(given, wrong(*case[0], *case[1]))
             ),
             None,
         )
         hint = ""
         if mistake is not None:  # a mistake learners often make says more than its sign
             hint = f"\nYour number is {mistake}."
-        elif _close(given, -expected):
+        elif verdict.close(given, -expected):
             hint = "\nThe sign is flipped."
-        elif any(_close(given, other) for j, other in enumerate(expected_locals) if j != k):
+        elif any(verdict.close(given, other) for j, other in enumerate(expected_locals) if j != k):
             hint = "\nThat is the derivative for the other operand: are the two swapped?"
-        raise _fail(
+        raise verdict.fail(
             exercise,
             f"The edge {edge} is wrong at {where}.\nAt these inputs {edge} = {want}; your ParentLink to {leaf.label} "
             f"holds {got}.{hint}\nThe rule: {edge} = {rule.symbols}.\nAt {where}: {rule.worked(*case[0], *case[1])}.",
@@ -205,7 +197,7 @@ def _slope_error(spec: _Operation, fn: Callable[..., Any], case: Case, k: int, e
 
 def _check_operation(spec: _Operation, fn: Any, exercise: str, rng: random.Random) -> Verdict:
     if not callable(fn):
-        return _not_a_function(exercise, fn, f"{spec.function}(...)")
+        return verdict.not_a_function(exercise, fn, f"{spec.function}(...)")
     cases = [spec.draw(rng) for _ in range(TRIALS)] + spec.always(rng)
     for case in cases:
         out, leaves = _apply(spec, fn, case, exercise)
@@ -215,7 +207,7 @@ def _check_operation(spec: _Operation, fn: Any, exercise: str, rng: random.Rando
         for k in range(len(spec.operands)):
             error = _slope_error(spec, fn, case, k, exercise)
             if error > 1e-4:  # right at each input, yet not in between: a value that jumps, a table of answers
-                raise _fail(
+                raise verdict.fail(
                     exercise,
                     f"Near {spec.where(case)} the value of your {spec.function} does not change as its local "
                     f"derivative says (finite differences differ by {error:.2g}): compute the value from the operands.",
@@ -231,12 +223,12 @@ def _check_operation(spec: _Operation, fn: Any, exercise: str, rng: random.Rando
     )
 
 
-def _rounded(rng: random.Random, low: float, high: float) -> float:
+def rounded(rng: random.Random, low: float, high: float) -> float:
     return round(rng.uniform(low, high), 2)
 
 
-def _away_from_zero(rng: random.Random, low: float = 0.5, high: float = 3.0) -> float:
-    return rng.choice((-1, 1)) * _rounded(rng, low, high)
+def away_from_zero(rng: random.Random, low: float = 0.5, high: float = 3.0) -> float:
+    return rng.choice((-1, 1)) * rounded(rng, low, high)
 
 
 def _sigmoid(z: float) -> float:
@@ -252,23 +244,23 @@ FRACTIONAL_POWERS = (0.5, 1.5, 2.5)
 
 def _power_case(rng: random.Random) -> Case:
     if rng.random() < 0.6:
-        return (_away_from_zero(rng, 0.3, 3.0),), (rng.choice(WHOLE_POWERS),)
-    return (_rounded(rng, 0.3, 3.0),), (rng.choice(FRACTIONAL_POWERS),)
+        return (away_from_zero(rng, 0.3, 3.0),), (rng.choice(WHOLE_POWERS),)
+    return (rounded(rng, 0.3, 3.0),), (rng.choice(FRACTIONAL_POWERS),)
 
 
 def _in(x: float) -> str:
     """A number put into a formula: in brackets when negative."""
-    return f"({_num(x)})" if x < 0 else _num(x)
+    return f"({verdict.num(x)})" if x < 0 else verdict.num(x)
 
 
 def _tanh_worked(u: float) -> str:
     t = math.tanh(u)
-    return f"t = tanh({_num(u)}) = {_num(t)}, so 1 − t² = 1 − {_in(t)}² = {_num(1 - t * t)}"
+    return f"t = tanh({verdict.num(u)}) = {verdict.num(t)}, so 1 − t² = 1 − {_in(t)}² = {verdict.num(1 - t * t)}"
 
 
 def _sigmoid_worked(z: float) -> str:
     s = _sigmoid(z)
-    return f"s = σ({_num(z)}) = {_num(s)}, so s(1 − s) = {_num(s)} · (1 − {_num(s)}) = {_num(s * (1 - s))}"
+    return f"s = σ({verdict.num(z)}) = {verdict.num(s)}, so s(1 − s) = {verdict.num(s)} · (1 − {verdict.num(s)}) = {verdict.num(s * (1 - s))}"
 
 
 OPERATIONS = {
@@ -281,7 +273,7 @@ OPERATIONS = {
         (
             Rule(
                 "1/v (u / v is u times the constant 1/v)",
-                lambda u, v: f"1/v = 1/{_in(v)} = {_num(1 / v)}",
+                lambda u, v: f"1/v = 1/{_in(v)} = {verdict.num(1 / v)}",
                 "dq_du = 1.0 / v.data",
                 (
                     ("v", "the rule has 1 over v", lambda u, v: v),
@@ -290,7 +282,7 @@ OPERATIONS = {
             ),
             Rule(
                 "−u/v² (the derivative of 1/v is −1/v²)",
-                lambda u, v: f"−u/v² = −{_in(u)}/{_in(v)}² = {_num(-u / (v * v))}",
+                lambda u, v: f"−u/v² = −{_in(u)}/{_in(v)}² = {verdict.num(-u / (v * v))}",
                 "dq_dv = -u.data / (v.data * v.data)",
                 (
                     ("−1/v²", "the factor u is missing", lambda u, v: -1 / (v * v)),
@@ -299,8 +291,8 @@ OPERATIONS = {
             ),
         ),
         lambda u, v: (1 / v, -u / (v * v)),
-        lambda rng: ((_rounded(rng, -3, 3), _away_from_zero(rng)), ()),
-        always=lambda rng: [((-_rounded(rng, 0.5, 3), -_rounded(rng, 0.5, 3)), ())],
+        lambda rng: ((rounded(rng, -3, 3), away_from_zero(rng)), ()),
+        always=lambda rng: [((-rounded(rng, 0.5, 3), -rounded(rng, 0.5, 3)), ())],
     ),
     "tanh": _Operation(
         "tanh",
@@ -321,8 +313,8 @@ OPERATIONS = {
             ),
         ),
         lambda u: (1 - math.tanh(u) ** 2,),
-        lambda rng: ((_rounded(rng, -2.5, 2.5),), ()),
-        always=lambda rng: [((-_rounded(rng, 0.3, 2.5),), ()), ((0.0,), ())],
+        lambda rng: ((rounded(rng, -2.5, 2.5),), ()),
+        always=lambda rng: [((-rounded(rng, 0.3, 2.5),), ()), ((0.0,), ())],
     ),
     "power": _Operation(
         "power",
@@ -333,7 +325,7 @@ OPERATIONS = {
         (
             Rule(
                 "k·u^(k−1) (the power rule)",
-                lambda u, k: f"k·u^(k−1) = {_num(k)} · {_in(u)}^{_in(k - 1)} = {_num(k * u ** (k - 1))}",
+                lambda u, k: f"k·u^(k−1) = {verdict.num(k)} · {_in(u)}^{_in(k - 1)} = {verdict.num(k * u ** (k - 1))}",
                 "dp_du = k * u.data ** (k - 1)",
                 (
                     ("u^(k−1)", "the factor k is missing", lambda u, k: u ** (k - 1)),
@@ -345,9 +337,9 @@ OPERATIONS = {
         _power_case,
         constants=("k",),
         always=lambda rng: [
-            ((-_rounded(rng, 0.3, 3),), (2.0,)),  # abs(u) ** k has the right value here, not the right slope
-            ((-_rounded(rng, 0.3, 3),), (3.0,)),
-            ((_rounded(rng, 0.3, 3),), (rng.choice(FRACTIONAL_POWERS),)),
+            ((-rounded(rng, 0.3, 3),), (2.0,)),  # abs(u) ** k has the right value here, not the right slope
+            ((-rounded(rng, 0.3, 3),), (3.0,)),
+            ((rounded(rng, 0.3, 3),), (rng.choice(FRACTIONAL_POWERS),)),
             ((0.0,), (2.0,)),
         ],
     ),
@@ -370,7 +362,7 @@ OPERATIONS = {
             ),
         ),
         lambda z: (_sigmoid(z) * (1 - _sigmoid(z)),),
-        lambda rng: ((_rounded(rng, -4, 4),), ()),
-        always=lambda rng: [((-_rounded(rng, 0.5, 4),), ())],
+        lambda rng: ((rounded(rng, -4, 4),), ()),
+        always=lambda rng: [((-rounded(rng, 0.5, 4),), ())],
     ),
 }

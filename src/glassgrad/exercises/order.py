@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from glassgrad.autograd import walk_parents
-from glassgrad.exercises.graphs import _diamond, _twins
-from glassgrad.exercises.verdict import Verdict, _given, _name, kind_of
+from glassgrad.exercises import verdict
+from glassgrad.exercises.graphs import diamond, twins_of
+from glassgrad.exercises.verdict import Verdict, kind_of
 from glassgrad.protocol import is_value
 
 
@@ -14,8 +15,8 @@ def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdic
     root: Any = namespace.get("L")
     if not is_value(root):
         return Verdict(exercise, False, "The program has no L: keep the lines that build the graph.")
-    reference = _diamond(2.0, 3.0, 1.0)  # the starting code's graph, built here
-    twins = _twins(root, reference, exercise)
+    reference = diamond(2.0, 3.0, 1.0)  # the starting code's graph, built here
+    twins = twins_of(root, reference, exercise)
     nodes = walk_parents(reference)
     if not isinstance(order, (list, tuple)):
         return Verdict(exercise, False, f"order is {kind_of(order)}; make it a list: order = [x, a, ...].")
@@ -27,12 +28,14 @@ def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdic
     seen: dict[int, int] = {}
     for i, node in enumerate(order):
         if id(node) not in reference_of:
-            return Verdict(exercise, False, f"order[{i}] is {_given(node)}, which is not a Value of the graph of L.")
+            return Verdict(
+                exercise, False, f"order[{i}] is {verdict.shown(node)}, which is not a Value of the graph of L."
+            )
         if id(node) in seen:
             return Verdict(
                 exercise,
                 False,
-                f"{_name(node)} appears twice in order (positions {seen[id(node)]} and {i}): list each Value once.",
+                f"{verdict.name(node)} appears twice in order (positions {seen[id(node)]} and {i}): list each Value once.",
             )
         seen[id(node)] = i
     missing = [ref.label for ref in nodes if id(twins[id(ref)]) not in seen]
@@ -48,12 +51,12 @@ def _check_order(order: Any, namespace: dict[str, Any], exercise: str) -> Verdic
                 return Verdict(
                     exercise,
                     False,
-                    f"{_name(node)} is at position {i}, before its parent {parent}.\n"
-                    f"{_name(node)} is computed from {parent} (the marked edge), so {parent} must come earlier in the list.",
+                    f"{verdict.name(node)} is at position {i}, before its parent {parent}.\n"
+                    f"{verdict.name(node)} is computed from {parent} (the marked edge), so {parent} must come earlier in the list.",
                     graph=root,
                     marked=[(node, k)],
                     operand=parent,
-                    edge=f"∂{_name(node)}/∂{parent}",
+                    edge=f"∂{verdict.name(node)}/∂{parent}",
                 )
         placed.add(id(reference_of[id(node)]))
     return Verdict(

@@ -15,28 +15,28 @@ TRIALS = 6
 # ---------------------------------------------------------------- small helpers
 
 
-def _num(x: float) -> str:
-    """A number as messages show it: short, but never hiding a difference (see `_pair`)."""
+def num(x: float) -> str:
+    """A number as messages show it: short, but never hiding a difference (see `pair`)."""
     return f"{x:.6g}" if isinstance(x, float) else repr(x)
 
 
-def _pair(expected: float, given: float) -> tuple[str, str]:
+def pair(expected: float, given: float) -> tuple[str, str]:
     """Both numbers, with enough digits that two different ones never print alike."""
-    a, b = _num(expected), _num(given)
+    a, b = num(expected), num(given)
     return (a, b) if a != b else (repr(expected), repr(given))
 
 
-def _is_number(x: object) -> bool:
+def is_number(x: object) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
-def _close(a: float, b: float) -> bool:
+def close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9)
 
 
-def _same(given: object, expected: float) -> bool:
+def same(given: object, expected: float) -> bool:
     """`given` is a number close to `expected`."""
-    return _is_number(given) and _close(float(given), expected)  # type: ignore[arg-type]
+    return is_number(given) and close(float(given), expected)  # type: ignore[arg-type]
 
 
 def kind_of(thing: object) -> str:
@@ -56,20 +56,20 @@ def safe_repr(thing: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _given(thing: object) -> str:
+def shown(thing: object) -> str:
     """What the reader's code gave, for a message: a number short, anything else with its type."""
-    if _is_number(thing):
-        return _num(float(thing))  # type: ignore[arg-type]
-    shown = safe_repr(thing)
-    return shown if shown == f"{kind_of(thing)} object" else f"{shown} ({kind_of(thing)})"
+    if is_number(thing):
+        return num(float(thing))  # type: ignore[arg-type]
+    text = safe_repr(thing)
+    return text if text == f"{kind_of(thing)} object" else f"{text} ({kind_of(thing)})"
 
 
-def _name(node: Any) -> str:
+def name(node: Any) -> str:
     label = getattr(node, "label", "")
     return label if isinstance(label, str) and label else "?"
 
 
-def _is_link(thing: object) -> bool:
+def is_link(thing: object) -> bool:
     return hasattr(thing, "value") and hasattr(thing, "local_grad")
 
 
@@ -118,18 +118,23 @@ class _ReaderError(Exception):
         self.error = error
 
 
-def _call(doing: str, fn: Callable[..., Any], *args: Any) -> Any:
+def call(doing: str, fn: Callable[..., Any], *args: Any) -> Any:
     try:
         return fn(*args)
     except BaseException as error:  # the reader's code: any error (exit(), an interrupt) becomes a verdict
         raise _ReaderError(doing, error) from None
 
 
-def _not_a_function(exercise: str, given: Any, signature: str) -> Verdict:
+def not_a_function(exercise: str, given: Any, signature: str) -> Verdict:
     """The verdict when the reader's name holds something other than a function."""
-    name = signature.split("(")[0]
-    return Verdict(exercise, False, f"{name} is {kind_of(given)}; define it as a function: def {signature}:")
+    function = signature.split("(")[0]
+    return Verdict(exercise, False, f"{function} is {kind_of(given)}; define it as a function: def {signature}:")
 
 
-def _fail(exercise: str, message: str, **details: Any) -> _Failed:
+def not_a_number(exercise: str, what: str, given: object, ending: str, answer: str) -> Verdict:
+    """The verdict when `what` (``The new w``) is `given`, which is not a number; `ending` closes the message."""
+    return Verdict(exercise, False, f"{what} is {shown(given)}, not a number{ending}", answer=answer)
+
+
+def fail(exercise: str, message: str, **details: Any) -> _Failed:
     return _Failed(Verdict(exercise, False, message, **details))
