@@ -6,11 +6,13 @@ Fixtures (the built site, its server, the browser) live in conftest.py; plain fu
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import inspect
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
@@ -275,6 +277,29 @@ SETTLED = """() => Promise.all(document.getAnimations()
   .filter(animation => animation.effect && animation.effect.getComputedTiming().endTime !== Infinity)
   .map(animation => animation.finished))"""
 """Resolves once the page's finite CSS transitions and animations have ended (a fading text is paler than it will be)."""
+
+
+@dataclass
+class Guarded:
+    """A page whose requests outside the site are refused (`keep_inside`), with what it fetched, refused and logged."""
+
+    page: Any
+    fetched: list[str]
+    outside: list[str]
+    errors: list[str] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def guarded_page(browser: Any, site_url: str) -> Iterator[Guarded]:
+    """A page of a new 1280 × 900 browser context, guarded by `keep_inside`, its console errors and uncaught
+    exceptions recorded as they happen (`Visit`); the context is closed afterwards."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    fetched, outside = keep_inside(context, site_url)
+    page = context.new_page()
+    try:
+        yield Guarded(page, fetched, outside, Visit(page, site_url).errors)
+    finally:
+        context.close()
 
 
 class Visit:

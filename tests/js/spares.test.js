@@ -27,16 +27,23 @@ function fakes() {
   };
 }
 
-test("nothing loads before fill() or take()", () => {
+/**
+ * A pool over stand-in Pythons.
+ * @param {Parameters<typeof spares>[1]} [options]
+ */
+function pooled(options = { size: 2 }) {
   const python = fakes();
-  const pool = spares(python.start, { size: 2 });
+  return { python, pool: spares(python.start, options) };
+}
+
+test("nothing loads before fill() or take()", () => {
+  const { python, pool } = pooled();
   assert.equal(python.started.length, 0);
   assert.equal(pool.next(), null);
 });
 
 test("spares load one at a time, the next once the previous is ready, up to the size", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 2 });
+  const { python, pool } = pooled();
   pool.fill();
   assert.equal(python.started.length, 1);  // a second would slow the first
   python.load(python.started[0]);
@@ -48,8 +55,7 @@ test("spares load one at a time, the next once the previous is ready, up to the 
 });
 
 test("with atOnce: 2, two load together; a Python handed out while loading counts as one of them", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 2, atOnce: 2 });
+  const { python, pool } = pooled({ size: 2, atOnce: 2 });
   pool.fill();
   assert.equal(python.started.length, 2);  // both at once
   const first = pool.take();  // the first Run, before either is ready
@@ -63,8 +69,7 @@ test("with atOnce: 2, two load together; a Python handed out while loading count
 });
 
 test("fill(1) loads one only; a later fill() the rest", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 2 });
+  const { python, pool } = pooled();
   pool.fill(1);
   python.load(python.started[0]);
   assert.equal(python.started.length, 1);
@@ -73,8 +78,7 @@ test("fill(1) loads one only; a later fill() the rest", () => {
 });
 
 test("a Run right after a Run takes a ready spare, and each Python is handed out once", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 2 });
+  const { python, pool } = pooled();
   pool.fill();
   python.load(python.started[0]);
   python.load(python.started[1]);
@@ -90,8 +94,7 @@ test("a Run right after a Run takes a ready spare, and each Python is handed out
 });
 
 test("a ready spare is taken before an older one still loading, and one loading before a new one", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 2 });
+  const { python, pool } = pooled();
   pool.fill();
   python.load(python.started[0]);
   const [older] = [python.started[1]];
@@ -107,8 +110,7 @@ test("a ready spare is taken before an older one still loading, and one loading 
 });
 
 test("take() with no spare starts a Python of its own", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 2 });
+  const { python, pool } = pooled();
   const py = pool.take();
   assert.equal(py, python.started[0]);
   assert.equal(python.started.length, 1);  // the spares wait until it has loaded
@@ -118,8 +120,7 @@ test("take() with no spare starts a Python of its own", () => {
 });
 
 test("a spare that cannot load is dropped and not retried until asked", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 2 });
+  const { python, pool } = pooled();
   pool.fill();
   python.fail(python.started[0]);
   assert.ok(python.started[0].closed);
@@ -130,8 +131,7 @@ test("a spare that cannot load is dropped and not retried until asked", () => {
 });
 
 test("a spare that died after loading is replaced", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 1 });
+  const { python, pool } = pooled({ size: 1 });
   pool.fill();
   python.load(python.started[0]);
   python.fail(python.started[0]);
@@ -154,8 +154,7 @@ test("onMessage hears the spares while they wait, not once they are taken", () =
 });
 
 test("close() ends every spare, and the pool starts no more", () => {
-  const python = fakes();
-  const pool = spares(python.start, { size: 2 });
+  const { python, pool } = pooled();
   pool.fill();
   python.load(python.started[0]);
   pool.close();

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from exercise_cases import MISTAKES, broken, check, source  # noqa: E402  (the solutions the page shows, and one change to each)
-from helpers import SETTLED, Visit, keep_inside  # noqa: E402
+from helpers import SETTLED, guarded_page  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
@@ -92,11 +92,8 @@ def marked_edge(page: Any, name: str) -> Any:
 
 @pytest.mark.pyodide
 def test_exercises_page(browser: Any, site_url: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    _, outside = keep_inside(context, site_url)
-    page = context.new_page()
-    errors = Visit(page, site_url).errors  # console errors and uncaught exceptions, as they happen
-    try:
+    with guarded_page(browser, site_url) as guarded:
+        page, outside, errors = guarded.page, guarded.outside, guarded.errors
         page.goto(f"{site_url}exercises/?limit={LIMIT_S}")
         assert page.locator("[data-gg-exercise]").count() == len(BROKEN) >= 6
         assert page.inner_text("[data-gg-ex-progress]").startswith("No exercise solved yet")
@@ -197,8 +194,6 @@ def test_exercises_page(browser: Any, site_url: str) -> None:
 
         assert not outside, f"requests outside the site: {outside}"
         assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_without_javascript_the_page_shows_each_exercise_and_its_solution(browser: Any, site_url: str) -> None:

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from exercise_cases import ATTACKS, broken, check, source  # noqa: E402
-from helpers import keep_inside  # noqa: E402
+from helpers import guarded_page  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.site]
 
@@ -35,10 +35,8 @@ LOUD_LABEL = (
 
 @pytest.mark.pyodide
 def test_no_attack_makes_a_wrong_answer_pass(browser: Any, site_url: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    _, outside = keep_inside(context, site_url)
-    page = context.new_page()
-    try:
+    with guarded_page(browser, site_url) as guarded:
+        page, outside = guarded.page, guarded.outside
         page.goto(f"{site_url}exercises/")
         attacks = {**ATTACKS, "a KeyboardInterrupt from a label": LOUD_LABEL}
         # The OPERATIONS attack tries u = 40 only (where tanh's slope is 0.0): the judge's own inputs differ.
@@ -57,5 +55,3 @@ def test_no_attack_makes_a_wrong_answer_pass(browser: Any, site_url: str) -> Non
         verdict = check(page, "tanh", source("tanh"))
         assert verdict.startswith("✓ Passed"), verdict
         assert outside == []
-    finally:
-        context.close()

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from helpers import Visit, keep_inside  # noqa: E402
+from helpers import guarded_page  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 import glassgrad.scratch  # noqa: E402
@@ -76,11 +76,8 @@ def status(page: Any) -> str:
 @pytest.mark.site
 @pytest.mark.pyodide
 def test_playground(browser: Any, site_url: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    fetched, outside = keep_inside(context, site_url)
-    page = context.new_page()
-    errors = Visit(page, site_url).errors  # console errors and uncaught exceptions, as they happen
-    try:
+    with guarded_page(browser, site_url) as guarded:
+        page, fetched, outside, errors = guarded.page, guarded.fetched, guarded.outside, guarded.errors
         # ?preset= opens a preset (the chapters link to the playground this way).
         page.goto(f"{site_url}playground/?preset=atomic-sigmoid&limit={LIMIT_S}")
         assert 'reciprocal(d, "s")' in page.input_value("textarea")
@@ -183,8 +180,6 @@ def test_playground(browser: Any, site_url: str) -> None:
 
         assert not outside, f"requests outside the site: {outside}"
         assert not errors, errors
-    finally:
-        context.close()
 
 
 LAB = """async () => {
