@@ -166,13 +166,13 @@ def visit(browser: Any, url: str, site: Path, *, intent: bool) -> dict[str, floa
     if not page.locator(".gg-pg-output .gg-pg-summary").count():
         raise SystemExit(f"the playground gave no result: {page.inner_text('[data-gg-status]')}")
     loaded = {name: size for name, size in sizes.items() if name not in before}
+    right_after = run_and_wait(page)  # at once: the sizes are counted after it
     served = sum(loaded.values())
     compressed = 0
     for name in loaded:
         path = site / name.removeprefix(url).split("?")[0]  # what the site holds at that address
         path = path / "index.html" if path.is_dir() else path
         compressed += len(gzip.compress(path.read_bytes(), 6)) if path.is_file() else loaded[name]
-    right_after = run_and_wait(page)
     page.wait_for_timeout(LATER_SECONDS * 1000)
     spares_memory = memory_mb(chromium_pids()) - idle_memory
     later = run_and_wait(page)
