@@ -6,9 +6,10 @@
 //   const pool = spares(startPython, { size: 2, atOnce: 1, onMessage });
 //   pool.fill(n)   start loading spares until n (at most `size`; default `size`) are loaded or loading, at most
 //                  `atOnce` at a time (a Python handed out while still loading counts). On two cores, one at a
-//                  time: a second load beside the first delays it (the reader may be waiting for it) by a
-//                  quarter; with more cores two at once cost the first almost nothing, and a Run right after
-//                  the first finds the second ready (scripts/bench_playground.py measures both).
+//                  time: a second load beside the first delays it (the reader may be waiting for it) by about
+//                  a third, though a Run right after the first then finds the second ready (2.9 s and 2.8 s
+//                  against 3.8 s and 0.3 s, scripts/bench_playground.py). With four cores or more, each load
+//                  has a core of its own: python-session.js asks for two at once there.
 //   pool.take()    a Python for one request, never handed out twice: the oldest ready spare, else the one
 //                  furthest along, else a new one; the pool then refills to `size` (once nothing it handed
 //                  out is still loading).
