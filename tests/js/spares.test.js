@@ -36,10 +36,15 @@ function pooled(options = { size: 2 }) {
   return { python, pool: spares(python.start, options) };
 }
 
-test("nothing loads before fill() or take()", () => {
+test("nothing loads before fill() or take(); fill(1) loads one only, a later fill() the rest", () => {
   const { python, pool } = pooled();
   assert.equal(python.started.length, 0);
   assert.equal(pool.next(), null);
+  pool.fill(1);
+  python.load(python.started[0]);
+  assert.deepEqual([python.started.length, pool.next()], [1, python.started[0]]);
+  pool.fill();
+  assert.equal(python.started.length, 2);
 });
 
 test("spares load one at a time, the next once the previous is ready, up to the size", () => {
@@ -66,15 +71,6 @@ test("with atOnce: 2, two load together; a Python handed out while loading count
   assert.equal(python.started.length, 3);  // the pool's second place loads
   python.load(python.started[1]);
   assert.equal(pool.take(), python.started[1]);  // a Run right after the first finds a ready one
-});
-
-test("fill(1) loads one only; a later fill() the rest", () => {
-  const { python, pool } = pooled();
-  pool.fill(1);
-  python.load(python.started[0]);
-  assert.equal(python.started.length, 1);
-  pool.fill();
-  assert.equal(python.started.length, 2);
 });
 
 test("a Run right after a Run takes a ready spare, and each Python is handed out once", () => {
