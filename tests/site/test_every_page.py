@@ -1,7 +1,7 @@
 """Every page of the nav in a real browser, visited once: axe-core finds no WCAG 2 A/AA or best-practice problem in either palette,
 the page logs no console error and requests nothing outside the site, no chapter's listing hides part of a line
-at 1280 px, and at 1280 and 375 px every graph figure fits the article with legible node text while the page never scrolls
-sideways.
+at 1280 px, and at 1280 and 375 px every graph figure fits the article with legible node text, no other text is under
+12 px (formulas' exponents included), and the page never scrolls sideways.
 
 axe-core comes with `axe-playwright-python` (no download at run time); Playwright drives Debian's Chromium
 on the site built once for the run (conftest's `visit`). One test per page, so the two xdist workers share them.
@@ -188,6 +188,23 @@ def misfits(figure: dict[str, Any], smallest: float, smallest_label: float) -> l
     return found
 
 
+# Every visible piece of text outside the graphs (which have their own sizes, SCREENS) under 12 px: its tag, class and
+# size. A formula's exponents and inline fractions are where such text once was (docs/stylesheets/math.css).
+SMALL_TEXT = """() => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    const element = text.parentElement;
+    if (!text.textContent.trim() || !element || element.closest('svg')) continue;
+    const box = element.getBoundingClientRect(), style = getComputedStyle(element);
+    if (!box.width || !box.height || style.visibility === 'hidden') continue;
+    const size = parseFloat(style.fontSize);
+    if (size < 12) found.push(`${element.tagName.toLowerCase()} "${text.textContent.trim().slice(0, 20)}" ${size.toFixed(1)} px`);
+  }
+  return found.slice(0, 5);
+}"""
+
+
 def figures_that_do_not_fit(tab: Any, width: int, smallest: float, smallest_label: float) -> list[str]:
     """Every graph figure of the page measured at the window's current width; a player's graph that cannot fit
     the page may instead open full screen, where it must."""
@@ -229,6 +246,7 @@ def test_page_is_accessible_loads_cleanly_and_fits_a_desktop_and_a_phone(
     measured = page not in FIGURES_NOT_MEASURED
     if measured:
         problems += figures_that_do_not_fit(tab, *SCREENS[0])
+    problems += [f"1280 px, text under 12 px: {found}" for found in tab.evaluate(SMALL_TEXT)]
 
     tab.locator("form[data-md-component=palette] label:visible").first.click()  # the reader's palette toggle
     tab.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'")
@@ -241,6 +259,7 @@ def test_page_is_accessible_loads_cleanly_and_fits_a_desktop_and_a_phone(
     widths = tab.evaluate(OVERFLOW)
     if widths["document"] > widths["viewport"]:
         problems.append(f"at {width} px the document is wider than the phone: {widths}")
+    problems += [f"{width} px, text under 12 px: {found}" for found in tab.evaluate(SMALL_TEXT)]
     if measured:
         problems += figures_that_do_not_fit(tab, width, smallest, smallest_label)
         # No figure needs to scroll, but each graph box still can (a reader's own wider graph).
