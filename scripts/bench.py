@@ -233,7 +233,7 @@ def fresh_counters(key):
 
 def report(mlp, chain, moons):
     """The tables: times side by side, the collector's counters, and the targets (printed; returned as text too)."""
-    lines = []
+    lines: list[str] = []
     out = lines.append
     base = mlp["glassgrad"].median()
     out(f"\n**MLP {N_IN} → {N_HIDDEN} → 1 over {N_POINTS} points**, one training step (forward + backward + free):\n")

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_playground import CHROMIUM, CHROMIUM_ARGS, build_site
+from bench_playground import build_site, launch
 from site_server import serving
 
 # One change, timed until the frame after the numbers are written (what the reader sees).
@@ -98,7 +98,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
         site = args.site or build_site(folder, "the explorers' measurement")
         with serving(site) as address, sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = launch(playwright)
             results = {name: measure(browser, address, name) for name in EXPLORERS}
             browser.close()
 

@@ -44,7 +44,7 @@ def percentile(values: list[float], share: float) -> float:
 def native_step_ms(settings: dict[str, Any], steps: int) -> float:
     """The best time of `glassgrad_site.lab.page.step` natively (the same code the page calls in Pyodide): the least
     disturbed by other work on the machine, as `timeit` advises."""
-    from glassgrad_site.lab import page as lab
+    import glassgrad_site.lab.page as lab
 
     lab.start(settings)
     return min(lab.step()["seconds"] * 1000 for _ in range(steps))
@@ -52,7 +52,7 @@ def native_step_ms(settings: dict[str, Any], steps: int) -> float:
 
 def native_loop_s() -> float:
     """The plain-Python loop (`glassgrad_site.lab.page.plain_loop`) natively, best of 5."""
-    from glassgrad_site.lab import page as lab
+    import glassgrad_site.lab.page as lab
 
     return min(lab.plain_loop() for _ in range(5))
 
@@ -122,7 +122,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    models = {
+    models: dict[str, tuple[dict[str, Any], str]] = {
         "[8, 8] (the default)": ({}, ""),
         "[8, 8], no regularisation (a plain run)": ({"reg": "none"}, "#reg=none"),
         "[16, 16]": ({"layers": [16, 16]}, "#layers=16,16"),

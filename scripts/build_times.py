@@ -21,6 +21,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 ENGINE_FUNCTION = "\ndef backward("  # glassgrad.backward: its docstring is on the API reference page
@@ -44,7 +45,7 @@ def copy_project(destination: Path, repo: Path = REPO) -> None:
     (destination / "node_modules").symlink_to((repo / "node_modules").resolve())
 
 
-def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: object) -> subprocess.Popen:
+def run_make(target: str, tree: Path, variables: tuple[str, ...] = (), **popen: Any) -> subprocess.Popen[Any]:
     """Start the properdocs command `make TARGET` runs (from `make -n`) in `tree`, with this interpreter and the copy's `src`."""
     dry = subprocess.run(
         ["make", "-n", "-s", target, f"PY={shlex.quote(sys.executable)}", *variables],

@@ -21,10 +21,10 @@ def published_path(site: Path) -> str:
 
 
 class _SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site at `mount` (the path of its ``site_url``) with `headers`; quietly."""
+    """Serves the built site at `mount` (the path of its ``site_url``) with `extra_headers`; quietly."""
 
     mount = "/"
-    headers: Mapping[str, str] = {}
+    extra_headers: Mapping[str, str] = {}  # (not `headers`: the base class keeps a request's headers there)
 
     def translate_path(self, path: str) -> str:
         if not path.startswith(self.mount):
@@ -32,7 +32,7 @@ class _SiteHandler(http.server.SimpleHTTPRequestHandler):
         return super().translate_path("/" + path[len(self.mount) :])
 
     def end_headers(self) -> None:
-        for name, value in type(self).headers.items():
+        for name, value in self.extra_headers.items():
             self.send_header(name, value)
         super().end_headers()
 
@@ -50,7 +50,7 @@ def serving(site: Path, headers: Mapping[str, str] | None = None) -> Iterator[st
     """`site` served on 127.0.0.1 (a free port) under the path it was built for, each response with `headers`
     (Python's plain server: no compression); yields its address."""
     mount = published_path(site)
-    handler_type = type("Handler", (_SiteHandler,), {"mount": mount, "headers": dict(headers or {})})
+    handler_type = type("Handler", (_SiteHandler,), {"mount": mount, "extra_headers": dict(headers or {})})
     server = _QuietServer(("127.0.0.1", 0), functools.partial(handler_type, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:

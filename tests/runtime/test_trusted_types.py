@@ -51,7 +51,8 @@ def test_runs_and_checks_reach_no_sink_but_through_the_policy(browser: Any, requ
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
-        page.goto(requiring_url + "playground/?preset=linear")
+        response = page.goto(requiring_url + "playground/?preset=linear")
+        assert response.headers["content-security-policy-report-only"] == REQUIRE  # the requirement is in force
         page.click("[data-gg-do=run]")
         summary = page.locator(".gg-pg-output .gg-pg-summary")
         summary.wait_for(timeout=120_000)
