@@ -15,12 +15,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_playground import build_site, launch
-from site_server import serving
+from bench_playground import site_in_browser
 
 # One change, timed until the frame after the numbers are written (what the reader sees).
 TIMED = """async ([selector, value, done]) => {
@@ -93,14 +91,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="a site already built (default: build one)")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
-        site = args.site or build_site(folder, "the explorers' measurement")
-        with serving(site) as address, sync_playwright() as playwright:
-            browser = launch(playwright)
-            results = {name: measure(browser, address, name) for name in EXPLORERS}
-            browser.close()
+    with site_in_browser(args.site, "the explorers' measurement") as (address, _, browser):
+        results = {name: measure(browser, address, name) for name in EXPLORERS}
 
     print(f"\n## Explorers: a change to its numbers on screen (headless Chromium, {os.cpu_count()} cores)\n")
     print(

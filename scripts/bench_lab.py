@@ -17,14 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from bench_playground import build_site, launch
-from site_server import serving
+from bench_playground import site_in_browser
 
 from glassgrad_site.lab.settings import SUGGESTED
 
@@ -120,7 +118,6 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--site", type=Path, help="a site already built (default: build one)")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
 
     models: dict[str, tuple[dict[str, Any], str]] = {
         "[8, 8] (the default)": ({}, ""),
@@ -134,16 +131,12 @@ def main() -> None:
             ),
         ),
     }
-    with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
-        site = args.site or build_site(folder, "the lab's measurement")
-        results = {}
-        with serving(site) as address, sync_playwright() as playwright:
-            browser = launch(playwright)
-            for name, (settings, hash_) in models.items():
-                results[name] = measure(browser, f"{address}lab/{hash_}", args.steps)
-                results[name]["native"] = native_step_ms(settings, args.steps)
-                results[name]["native loop"] = native_loop_s()
-            browser.close()
+    results = {}
+    with site_in_browser(args.site, "the lab's measurement") as (address, _, browser):
+        for name, (settings, hash_) in models.items():
+            results[name] = measure(browser, f"{address}lab/{hash_}", args.steps)
+            results[name]["native"] = native_step_ms(settings, args.steps)
+            results[name]["native loop"] = native_loop_s()
 
     print(
         f"\n## Training lab: MLP(2, [..., 1]) on 100 two moons, {args.steps} steps (headless Chromium, {os.cpu_count()} cores)\n"

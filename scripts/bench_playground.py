@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,22 @@ def build_site(folder: str, what: str) -> Path:
     return site
 
 
+@contextlib.contextmanager
+def site_in_browser(site: Path | None, what: str) -> Iterator[tuple[str, Path, Any]]:
+    """`site` (or, when None, one built for `what` into a temporary folder) served on 127.0.0.1, and a headless
+    Chromium: yields (the site's address, its folder, the browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
+        built = site or build_site(folder, what)
+        with serving(built) as address, sync_playwright() as playwright:
+            browser = launch(playwright)
+            try:
+                yield address, built, browser
+            finally:
+                browser.close()
+
+
 def report(
     cold: list[dict[str, float]], warm: list[dict[str, float]], paired: list[dict[str, float]], repeat: int
 ) -> None:
@@ -292,16 +309,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--site", type=Path, help="a site already built (default: build one)")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory(prefix="glassgrad-bench-") as folder:
-        site = args.site or build_site(folder, "the playground's measurement")
-        with serving(site) as address, sync_playwright() as playwright:
-            browser = launch(playwright)
-            cold = [visit(browser, address, site, intent=False) for _ in range(args.repeat)]
-            warm = [visit(browser, address, site, intent=True) for _ in range(args.repeat)]
-            paired = [two_at_once(browser, address) for _ in range(args.repeat)]
-            browser.close()
+    with site_in_browser(args.site, "the playground's measurement") as (address, site, browser):
+        cold = [visit(browser, address, site, intent=False) for _ in range(args.repeat)]
+        warm = [visit(browser, address, site, intent=True) for _ in range(args.repeat)]
+        paired = [two_at_once(browser, address) for _ in range(args.repeat)]
     report(cold, warm, paired, args.repeat)
 
 
