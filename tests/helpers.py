@@ -12,7 +12,7 @@ import inspect
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
@@ -286,7 +286,7 @@ class Guarded:
     page: Any
     fetched: list[str]
     outside: list[str]
-    errors: list[str] = field(default_factory=list)
+    errors: list[str]
 
 
 @contextlib.contextmanager
